@@ -1,0 +1,267 @@
+// Package bitio reads and writes the little-endian, least-significant-bit-first
+// bit streams that Source 2 uses for entity data, string tables and inner
+// packets.
+//
+// The Reader never panics and never returns an error from a single read: a read
+// past the end yields zero bits and marks the reader as overflowed, remembering
+// where that first happened. Decoders check Err once at the end of a unit of
+// work, which keeps the per-field hot path free of error plumbing.
+package bitio
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Reader consumes bits from a byte slice, lowest bit of each byte first.
+type Reader struct {
+	buf      []byte
+	pos      uint // next bit to read
+	end      uint // bit length of buf
+	overPos  uint // where the first over-read started
+	overflow bool
+}
+
+// NewReader returns a reader over buf.
+func NewReader(buf []byte) *Reader {
+	r := &Reader{}
+	r.Reset(buf)
+	return r
+}
+
+// Reset points the reader at buf, bit 0, clearing any overflow.
+func (r *Reader) Reset(buf []byte) {
+	*r = Reader{buf: buf, end: uint(len(buf)) * 8}
+}
+
+// Bytes is the underlying buffer.
+func (r *Reader) Bytes() []byte { return r.buf }
+
+// Pos is the index of the next bit to read.
+func (r *Reader) Pos() uint { return r.pos }
+
+// Len is the total number of bits.
+func (r *Reader) Len() uint { return r.end }
+
+// Remaining is the number of unread bits (zero after an overflow).
+func (r *Reader) Remaining() uint {
+	if r.pos >= r.end {
+		return 0
+	}
+	return r.end - r.pos
+}
+
+// Seek moves to bit position pos. Seeking past the end overflows.
+func (r *Reader) Seek(pos uint) {
+	if pos > r.end {
+		r.markOverflow(r.end)
+		pos = r.end
+	}
+	r.pos = pos
+}
+
+// Overflowed reports whether any read ran past the end.
+func (r *Reader) Overflowed() bool { return r.overflow }
+
+// Err describes the first over-read, or is nil.
+func (r *Reader) Err() error {
+	if !r.overflow {
+		return nil
+	}
+	return &OverflowError{Pos: r.overPos, Len: r.end}
+}
+
+// OverflowError says that a read needed bits beyond the end of the buffer.
+type OverflowError struct {
+	Pos uint // bit offset where the read that ran out started
+	Len uint // bits available
+}
+
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("read past end of data at bit %s (data is %s)", Offset(e.Pos), Size(e.Len))
+}
+
+func (r *Reader) markOverflow(at uint) {
+	if !r.overflow {
+		r.overflow = true
+		r.overPos = at
+	}
+}
+
+// peek64 returns the 64 bits starting at byte index i, zero-padded past the end.
+func (r *Reader) peek64(i uint) uint64 {
+	if i+8 <= uint(len(r.buf)) {
+		return binary.LittleEndian.Uint64(r.buf[i:])
+	}
+	var v uint64
+	for k := uint(0); i+k < uint(len(r.buf)) && k < 8; k++ {
+		v |= uint64(r.buf[i+k]) << (8 * k)
+	}
+	return v
+}
+
+// Bits reads n bits (0 ≤ n ≤ 32) as an unsigned number.
+func (r *Reader) Bits(n uint) uint32 {
+	if n == 0 {
+		return 0
+	}
+	if r.pos+n > r.end {
+		r.markOverflow(r.pos)
+		r.pos = r.end
+		return 0
+	}
+	v := r.peek64(r.pos>>3) >> (r.pos & 7)
+	r.pos += n
+	return uint32(v & (1<<n - 1))
+}
+
+// Bits64 reads n bits (0 ≤ n ≤ 64).
+func (r *Reader) Bits64(n uint) uint64 {
+	if n <= 32 {
+		return uint64(r.Bits(n))
+	}
+	lo := uint64(r.Bits(32))
+	return lo | uint64(r.Bits(n-32))<<32
+}
+
+// Bool reads one bit.
+func (r *Reader) Bool() bool {
+	if r.pos >= r.end {
+		r.markOverflow(r.pos)
+		return false
+	}
+	b := r.buf[r.pos>>3]>>(r.pos&7)&1 == 1
+	r.pos++
+	return b
+}
+
+// Byte reads 8 bits.
+func (r *Reader) Byte() byte { return byte(r.Bits(8)) }
+
+// Float32 reads 32 bits as an IEEE-754 float.
+func (r *Reader) Float32() float32 { return math.Float32frombits(r.Bits(32)) }
+
+// Uint64LE reads 64 bits as a little-endian integer.
+func (r *Reader) Uint64LE() uint64 { return r.Bits64(64) }
+
+// UBitVar reads Valve's 6-bit-prefixed variable integer: the low 4 bits of the
+// prefix are the value's low bits, the top 2 say how many more bits follow
+// (0, 4, 8 or 28).
+func (r *Reader) UBitVar() uint32 {
+	v := r.Bits(6)
+	switch v & 0x30 {
+	case 0x10:
+		return v&15 | r.Bits(4)<<4
+	case 0x20:
+		return v&15 | r.Bits(8)<<4
+	case 0x30:
+		return v&15 | r.Bits(28)<<4
+	}
+	return v
+}
+
+// UBitVarFP reads the field-path variant: unary prefix selecting 2, 4, 10, 17
+// or 31 value bits.
+func (r *Reader) UBitVarFP() uint32 {
+	switch {
+	case r.Bool():
+		return r.Bits(2)
+	case r.Bool():
+		return r.Bits(4)
+	case r.Bool():
+		return r.Bits(10)
+	case r.Bool():
+		return r.Bits(17)
+	}
+	return r.Bits(31)
+}
+
+// VarUint32 reads a protobuf-style base-128 varint of at most 5 bytes.
+func (r *Reader) VarUint32() uint32 {
+	var x uint32
+	for s := uint(0); s < 35; s += 7 {
+		b := r.Bits(8)
+		x |= (b & 0x7f) << s
+		if b&0x80 == 0 || r.overflow {
+			return x
+		}
+	}
+	return x
+}
+
+// VarUint64 reads a base-128 varint of at most 10 bytes.
+func (r *Reader) VarUint64() uint64 {
+	var x uint64
+	for s := uint(0); s < 70; s += 7 {
+		b := uint64(r.Bits(8))
+		x |= (b & 0x7f) << s
+		if b&0x80 == 0 || r.overflow {
+			return x
+		}
+	}
+	return x
+}
+
+// VarInt32 reads a zigzag-encoded signed varint.
+func (r *Reader) VarInt32() int32 {
+	u := r.VarUint32()
+	return int32(u>>1) ^ -int32(u&1)
+}
+
+// VarInt64 reads a zigzag-encoded signed 64-bit varint.
+func (r *Reader) VarInt64() int64 {
+	u := r.VarUint64()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// AppendString appends bytes up to (not including) a zero byte, reading at
+// most max bytes; the terminator is consumed.
+func (r *Reader) AppendString(dst []byte, max int) []byte {
+	for i := 0; i < max; i++ {
+		b := byte(r.Bits(8))
+		if b == 0 || r.overflow {
+			return dst
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}
+
+// AppendBits appends n bits as bytes (the last byte zero-padded at the top).
+func (r *Reader) AppendBits(dst []byte, n uint) []byte {
+	if r.pos+n > r.end {
+		r.markOverflow(r.pos)
+		r.pos = r.end
+		return dst
+	}
+	if r.pos&7 == 0 {
+		start := r.pos >> 3
+		dst = append(dst, r.buf[start:start+n>>3]...)
+		r.pos += n &^ 7
+		n &= 7
+	}
+	for ; n >= 8; n -= 8 {
+		dst = append(dst, byte(r.Bits(8)))
+	}
+	if n > 0 {
+		dst = append(dst, byte(r.Bits(n)))
+	}
+	return dst
+}
+
+// Peek returns the next n bits (n ≤ 32) without consuming them; bits past
+// the end read as zero.
+func (r *Reader) Peek(n uint) uint32 {
+	return uint32(r.peek64(r.pos>>3) >> (r.pos & 7) & (1<<n - 1))
+}
+
+// Skip advances n bits (overflowing past the end).
+func (r *Reader) Skip(n uint) {
+	if r.pos+n > r.end {
+		r.markOverflow(r.pos)
+		r.pos = r.end
+		return
+	}
+	r.pos += n
+}

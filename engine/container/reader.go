@@ -1,0 +1,170 @@
+// Package container reads the outer layer of a Source 2 demo file: the
+// PBDEMS2 header and the sequence of demo commands (command, tick, size,
+// body), decompressing snappy bodies.
+package container
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/golang/snappy"
+)
+
+// Magic starts every Source 2 demo file.
+const Magic = "PBDEMS2\x00"
+
+// HeaderSize is the magic plus the two offsets.
+const HeaderSize = 16
+
+// MaxBodySize bounds a single command body, compressed or not. Real bodies
+// are at most a few MiB; anything larger is corruption.
+const MaxBodySize = 256 << 20
+
+// Header is the fixed start of the file.
+type Header struct {
+	FileInfoOffset    int32 // byte offset of the DEM_FileInfo command
+	SpawnGroupsOffset int32 // byte offset of the DEM_SpawnGroups command, or 0
+}
+
+// Command is one demo command as framed in the file.
+type Command struct {
+	Index      int   // position in file order, from 0
+	Offset     int   // byte offset of the command's first varint
+	BodyOffset int   // byte offset of the (possibly compressed) body
+	Kind       Kind  // command without the compression flag
+	Compressed bool  // body was snappy-compressed in the file
+	Tick       int32 // demo tick; -1 during signon (0xffffffff in the file)
+	Size       int   // body size in the file (compressed size)
+	Body       []byte
+}
+
+// End is the byte offset just past the command.
+func (c *Command) End() int { return c.BodyOffset + c.Size }
+
+// Error locates a container failure.
+type Error struct {
+	Offset  int // byte offset in the file
+	Command int // command index, -1 for the header
+	Tick    int32
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Command < 0 {
+		return fmt.Sprintf("byte %d: header: %v", e.Offset, e.Err)
+	}
+	return fmt.Sprintf("byte %d: command #%d (tick %d): %v", e.Offset, e.Command, e.Tick, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrTruncated says the file ends inside a command.
+var ErrTruncated = errors.New("file ends inside a command (truncated)")
+
+// Reader walks the commands of an in-memory demo file.
+type Reader struct {
+	data     []byte
+	pos      int
+	index    int
+	lastTick int32
+	Header   Header
+	scratch  []byte // reused decompression buffer
+}
+
+// NewReader checks the header and positions the reader at the first command.
+func NewReader(data []byte) (*Reader, error) {
+	if len(data) < HeaderSize {
+		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("file is %d bytes, shorter than the %d-byte header", len(data), HeaderSize)}
+	}
+	if string(data[:8]) != Magic {
+		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("magic is %q, want %q (not a Source 2 demo)", data[:8], Magic)}
+	}
+	return &Reader{
+		data: data,
+		pos:  HeaderSize,
+		Header: Header{
+			FileInfoOffset:    int32(binary.LittleEndian.Uint32(data[8:])),
+			SpawnGroupsOffset: int32(binary.LittleEndian.Uint32(data[12:])),
+		},
+	}, nil
+}
+
+// Pos is the byte offset of the next command.
+func (r *Reader) Pos() int { return r.pos }
+
+// Seek moves to a command boundary found earlier (for example Command.Offset)
+// and sets the index the next command will get.
+func (r *Reader) Seek(offset, index int) {
+	r.pos, r.index = offset, index
+}
+
+func (r *Reader) varint(what string) (uint64, error) {
+	v, n := binary.Uvarint(r.data[r.pos:])
+	if n == 0 {
+		return 0, fmt.Errorf("%s: %w", what, ErrTruncated)
+	}
+	if n < 0 || v > 1<<32-1 {
+		return 0, fmt.Errorf("%s: varint overflows 32 bits", what)
+	}
+	r.pos += n
+	return v, nil
+}
+
+// Next returns the next command, or io.EOF after the last byte. The body
+// aliases the file data, or for compressed commands a buffer reused by the
+// next call: copy it to keep it.
+func (r *Reader) Next() (Command, error) {
+	if r.pos >= len(r.data) {
+		return Command{}, io.EOF
+	}
+	c := Command{Index: r.index, Offset: r.pos, Tick: r.lastTick}
+	fail := func(err error) (Command, error) {
+		return c, &Error{Offset: c.Offset, Command: c.Index, Tick: c.Tick, Err: err}
+	}
+	cmd, err := r.varint("command")
+	if err != nil {
+		return fail(err)
+	}
+	tick, err := r.varint("tick")
+	if err != nil {
+		return fail(err)
+	}
+	c.Tick = int32(uint32(tick))
+	size, err := r.varint("size")
+	if err != nil {
+		return fail(err)
+	}
+	c.Kind = Kind(cmd &^ compressedFlag)
+	c.Compressed = cmd&compressedFlag != 0
+	c.BodyOffset = r.pos
+	c.Size = int(size)
+	if c.Size > MaxBodySize {
+		return fail(fmt.Errorf("%s body of %d bytes exceeds the %d-byte limit", c.Kind, c.Size, MaxBodySize))
+	}
+	if c.Size > len(r.data)-r.pos {
+		return fail(fmt.Errorf("%s body needs %d bytes, %d remain: %w", c.Kind, c.Size, len(r.data)-r.pos, ErrTruncated))
+	}
+	raw := r.data[r.pos : r.pos+c.Size]
+	r.pos += c.Size
+	r.index++
+	r.lastTick = c.Tick
+	c.Body = raw
+	if c.Compressed {
+		n, err := snappy.DecodedLen(raw)
+		if err != nil {
+			return fail(fmt.Errorf("snappy body: %v", err))
+		}
+		if n > MaxBodySize {
+			return fail(fmt.Errorf("snappy body claims %d bytes, over the %d-byte limit", n, MaxBodySize))
+		}
+		out, err := snappy.Decode(r.scratch[:cap(r.scratch)], raw)
+		if err != nil {
+			return fail(fmt.Errorf("snappy body: %v", err))
+		}
+		r.scratch = out
+		c.Body = out
+	}
+	return c, nil
+}

@@ -1,0 +1,287 @@
+// Package decoder holds the field decoders: each reads one value from the
+// bit stream as its format needs. A Decoder is chosen once per field when the
+// schema is built (see package schema) and then called on the hot path, so
+// Decode is a single switch with no allocation except for strings.
+package decoder
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dembug/dembug/engine/bitio"
+)
+
+// Family is a decoding method.
+type Family uint8
+
+const (
+	FamUnsigned         Family = iota // base-128 varint, 32 bits
+	FamDefault                        // unsigned varint chosen because the type is unknown (fallback)
+	FamUnsigned64                     // base-128 varint, 64 bits
+	FamSigned                         // zigzag varint, 32 bits
+	FamSigned64                       // zigzag varint, 64 bits
+	FamBool                           // 1 bit
+	FamFixed64                        // 64 bits little-endian
+	FamNoScale                        // 32-bit IEEE float
+	FamQuantized                      // n bits scaled into a range
+	FamCoord                          // sign, integer and 1/32 fraction
+	FamSimTime                        // varint ticks × tick interval
+	FamRuneTime                       // 4 bits reinterpreted as float bits
+	FamNormal                         // packed unit vector
+	FamQAnglePitchYaw                 // two n-bit angles, roll 0
+	FamQAngleBits                     // three n-bit angles
+	FamQAngleCoord                    // three presence bits, then coords
+	FamQAnglePrecise                  // three presence bits, then 20-bit angles
+	FamVector                         // 2–4 components with the field's float decoder
+	FamString                         // bytes up to a zero byte
+	FamHandle                         // unsigned varint holding an entity handle
+	FamUnsignedMinusOne               // unsigned varint minus one (e.g. ammo clips)
+	FamPolyPointer                    // presence bit, then the index of the chosen serializer
+	famCount
+)
+
+var familyNames = [famCount]string{
+	FamUnsigned:         "unsigned varint",
+	FamDefault:          "default (unsigned varint)",
+	FamUnsigned64:       "64-bit varint",
+	FamSigned:           "signed varint",
+	FamSigned64:         "signed 64-bit varint",
+	FamBool:             "boolean",
+	FamFixed64:          "fixed 64-bit",
+	FamNoScale:          "raw 32-bit float",
+	FamQuantized:        "quantized float",
+	FamCoord:            "coord",
+	FamSimTime:          "simulation time",
+	FamRuneTime:         "rune time",
+	FamNormal:           "normal vector",
+	FamQAnglePitchYaw:   "angle (pitch/yaw)",
+	FamQAngleBits:       "angle (n-bit)",
+	FamQAngleCoord:      "angle (coord form)",
+	FamQAnglePrecise:    "angle (precise)",
+	FamVector:           "vector",
+	FamString:           "string",
+	FamHandle:           "handle",
+	FamUnsignedMinusOne: "unsigned varint − 1",
+	FamPolyPointer:      "polymorphic pointer",
+}
+
+func (f Family) String() string {
+	if f < famCount {
+		return familyNames[f]
+	}
+	return fmt.Sprintf("family(%d)", uint8(f))
+}
+
+// Families lists every family, in table order.
+func Families() []Family {
+	out := make([]Family, famCount)
+	for i := range out {
+		out[i] = Family(i)
+	}
+	return out
+}
+
+// MaxStringBytes bounds a string field; Valve's longest networked strings
+// are a few hundred bytes.
+const MaxStringBytes = 4096
+
+// Decoder reads one field value. Its zero value is the unsigned varint.
+type Decoder struct {
+	Family       Family
+	Bits         uint8      // angle bits
+	Components   uint8      // vector components
+	Elem         *Decoder   // vector component decoder
+	Q            *Quantized // quantized float parameters
+	TickInterval float32    // simulation time scale
+
+	// Why the decoder was chosen, for the inspector ("float32 with 13 bits").
+	Reason string
+}
+
+// Decode reads one value.
+func (d *Decoder) Decode(r *bitio.Reader) Value {
+	switch d.Family {
+	case FamUnsigned, FamDefault:
+		return Value{Kind: KindUint, U: uint64(r.VarUint32())}
+	case FamSigned:
+		return Value{Kind: KindInt, U: uint64(int64(r.VarInt32()))}
+	case FamNoScale, FamQuantized, FamCoord, FamSimTime, FamRuneTime:
+		return Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
+	case FamBool:
+		return Bool(r.Bool())
+	case FamUnsigned64:
+		return Value{Kind: KindUint, U: r.VarUint64()}
+	case FamSigned64:
+		return Value{Kind: KindInt, U: uint64(r.VarInt64())}
+	case FamFixed64:
+		return Value{Kind: KindUint, U: r.Uint64LE()}
+	case FamHandle:
+		return Value{Kind: KindHandle, U: uint64(r.VarUint32())}
+	case FamUnsignedMinusOne:
+		return Value{Kind: KindInt, U: uint64(int64(r.VarUint32()) - 1)}
+	case FamPolyPointer:
+		if !r.Bool() {
+			return Value{Kind: KindInt, U: ^uint64(0)} // -1: absent
+		}
+		return Value{Kind: KindInt, U: uint64(r.UBitVar())}
+	case FamString:
+		var buf [MaxStringBytes]byte
+		return Value{Kind: KindString, S: string(r.AppendString(buf[:0], MaxStringBytes))}
+	case FamVector:
+		v := Value{Kind: KindVector, N: d.Components}
+		for i := 0; i < int(d.Components); i++ {
+			v.F[i] = d.Elem.Float(r)
+		}
+		return v
+	case FamNormal:
+		return normal(r)
+	case FamQAnglePitchYaw:
+		n := uint(d.Bits)
+		return Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), 0}}
+	case FamQAngleBits:
+		n := uint(d.Bits)
+		return Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), angle(r, n)}}
+	case FamQAngleCoord:
+		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
+		v := Value{Kind: KindVector, N: 3}
+		if hx {
+			v.F[0] = coord(r)
+		}
+		if hy {
+			v.F[1] = coord(r)
+		}
+		if hz {
+			v.F[2] = coord(r)
+		}
+		return v
+	case FamQAnglePrecise:
+		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
+		v := Value{Kind: KindVector, N: 3}
+		if hx {
+			v.F[0] = preciseAngle(r)
+		}
+		if hy {
+			v.F[1] = preciseAngle(r)
+		}
+		if hz {
+			v.F[2] = preciseAngle(r)
+		}
+		return v
+	}
+	return Value{}
+}
+
+// Float reads one float with a scalar float family (used per vector
+// component too).
+func (d *Decoder) Float(r *bitio.Reader) float64 {
+	switch d.Family {
+	case FamQuantized:
+		q := d.Q
+		if q.Flags&QuantRoundDown != 0 && r.Bool() {
+			return float64(q.Low)
+		}
+		if q.Flags&QuantRoundUp != 0 && r.Bool() {
+			return float64(q.High)
+		}
+		if q.Flags&QuantEncodeZero != 0 && r.Bool() {
+			return 0
+		}
+		return q.FromRaw(r.Bits(uint(q.Bits)))
+	case FamCoord:
+		return coord(r)
+	case FamSimTime:
+		return float64(r.VarUint32()) * float64(d.TickInterval)
+	case FamRuneTime:
+		return float64(math.Float32frombits(r.Bits(4)))
+	}
+	return float64(r.Float32())
+}
+
+// coord reads Valve's bit coord: integer and fraction presence bits, a sign,
+// a 14-bit integer part stored minus one and a 5-bit fraction in 1/32 steps.
+func coord(r *bitio.Reader) float64 {
+	hasInt, hasFrac := r.Bool(), r.Bool()
+	if !hasInt && !hasFrac {
+		return 0
+	}
+	neg := r.Bool()
+	var i, f uint32
+	if hasInt {
+		i = r.Bits(14) + 1
+	}
+	if hasFrac {
+		f = r.Bits(5)
+	}
+	v := float64(float32(i) + float32(f)*(1.0/32))
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+func angle(r *bitio.Reader, n uint) float64 {
+	return float64(float32(r.Bits(n)) * 360 / float32(uint64(1)<<n))
+}
+
+func preciseAngle(r *bitio.Reader) float64 {
+	return float64(float32(r.Bits(20))*360/float32(1<<20) - 180)
+}
+
+func normalComponent(r *bitio.Reader) float32 {
+	neg := r.Bool()
+	v := float32(r.Bits(11)) * (1 / float32(1<<11-1))
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+func normal(r *bitio.Reader) Value {
+	var x, y float32
+	hasX, hasY := r.Bool(), r.Bool()
+	if hasX {
+		x = normalComponent(r)
+	}
+	if hasY {
+		y = normalComponent(r)
+	}
+	negZ := r.Bool()
+	var z float32
+	if s := x*x + y*y; s < 1 {
+		z = float32(math.Sqrt(float64(1 - s)))
+	}
+	if negZ {
+		z = -z
+	}
+	return Value{Kind: KindVector, N: 3, F: [4]float64{float64(x), float64(y), float64(z)}}
+}
+
+// Describe says what the decoder reads, with its parameters after set-up:
+// "quantized float: 13 bits, 0 … 255.96875, flags none (schema ROUNDDOWN)".
+func (d *Decoder) Describe() string {
+	switch d.Family {
+	case FamQuantized:
+		q := d.Q
+		s := fmt.Sprintf("quantized float: %d bits, %g … %g, flags %s", q.Bits, q.Low, q.High, FlagNames(q.Flags))
+		if uint32(q.SchemaFlags) != q.Flags || uint32(q.SchemaBits) != q.Bits {
+			s += fmt.Sprintf(" (schema: %d bits, %g … %g, flags %s)", q.SchemaBits, q.SchemaLow, q.SchemaHigh, FlagNames(uint32(q.SchemaFlags)))
+		}
+		return s
+	case FamQAnglePitchYaw, FamQAngleBits:
+		return fmt.Sprintf("%s: %d bits per angle", d.Family, d.Bits)
+	case FamVector:
+		return fmt.Sprintf("vector of %d × %s", d.Components, d.Elem.Describe())
+	case FamSimTime:
+		return fmt.Sprintf("simulation time: varint ticks × %g s", d.TickInterval)
+	}
+	return d.Family.String()
+}
+
+// IsFloat reports whether the family yields a scalar float.
+func (f Family) IsFloat() bool {
+	switch f {
+	case FamNoScale, FamQuantized, FamCoord, FamSimTime, FamRuneTime:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,182 @@
+package decoder
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind says which member of a Value holds the data.
+type Kind uint8
+
+const (
+	KindNone   Kind = iota
+	KindBool        // U is 0 or 1
+	KindUint        // U
+	KindInt         // int64(U)
+	KindFloat       // F[0]
+	KindVector      // F[:N]
+	KindString      // S
+	KindHandle      // U: entity handle (index in the low bits, serial above)
+)
+
+// Value is one decoded field value. It is a plain struct so that storing it
+// needs no allocation; only strings reference memory.
+type Value struct {
+	Kind Kind
+	N    uint8 // vector components
+	U    uint64
+	F    [4]float64
+	S    string
+}
+
+// Bool, Uint, Int, Float make values of one kind.
+func Bool(b bool) Value {
+	if b {
+		return Value{Kind: KindBool, U: 1}
+	}
+	return Value{Kind: KindBool}
+}
+func Uint(u uint64) Value   { return Value{Kind: KindUint, U: u} }
+func Int(i int64) Value     { return Value{Kind: KindInt, U: uint64(i)} }
+func Float(f float64) Value { return Value{Kind: KindFloat, F: [4]float64{f}} }
+func String(s string) Value { return Value{Kind: KindString, S: s} }
+func Handle(u uint64) Value { return Value{Kind: KindHandle, U: u} }
+func Vector(c ...float64) Value {
+	v := Value{Kind: KindVector, N: uint8(len(c))}
+	copy(v.F[:], c)
+	return v
+}
+
+// Int64 is the value as a signed integer.
+func (v Value) Int64() int64 { return int64(v.U) }
+
+// Float64 is the first float component.
+func (v Value) Float64() float64 { return v.F[0] }
+
+// Components are the vector components.
+func (v Value) Components() []float64 { return v.F[:v.N] }
+
+// Handle bit layout: 14 bits of entity index, the serial above them.
+const (
+	HandleIndexBits = 14
+	HandleInvalid   = 1<<24 - 1 // the "no entity" handle Valve sends
+)
+
+// HandleIndex is the entity index a handle refers to.
+func (v Value) HandleIndex() int { return int(v.U & (1<<HandleIndexBits - 1)) }
+
+// HandleSerial is the serial part of a handle.
+func (v Value) HandleSerial() int { return int(v.U >> HandleIndexBits) }
+
+// Equal compares two values exactly (floats by bits, so NaN equals itself).
+func (v Value) Equal(w Value) bool {
+	if v.Kind != w.Kind || v.N != w.N || v.U != w.U || v.S != w.S {
+		return false
+	}
+	for i := range v.F {
+		if math.Float64bits(v.F[i]) != math.Float64bits(w.F[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func formatFloat(b []byte, f float64) []byte {
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// String is the human form shown in the debugger.
+func (v Value) String() string { return string(v.AppendText(nil)) }
+
+// AppendText appends the human form.
+func (v Value) AppendText(b []byte) []byte {
+	switch v.Kind {
+	case KindBool:
+		return strconv.AppendBool(b, v.U != 0)
+	case KindUint:
+		return strconv.AppendUint(b, v.U, 10)
+	case KindInt:
+		return strconv.AppendInt(b, int64(v.U), 10)
+	case KindFloat:
+		return formatFloat(b, v.F[0])
+	case KindVector:
+		b = append(b, '[')
+		for i := 0; i < int(v.N); i++ {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = formatFloat(b, v.F[i])
+		}
+		return append(b, ']')
+	case KindString:
+		return strconv.AppendQuote(b, v.S)
+	case KindHandle:
+		if v.U == HandleInvalid {
+			return append(b, "null handle"...)
+		}
+		b = append(b, "#"...)
+		b = strconv.AppendInt(b, int64(v.HandleIndex()), 10)
+		b = append(b, " serial "...)
+		return strconv.AppendInt(b, int64(v.HandleSerial()), 10)
+	}
+	return append(b, '-')
+}
+
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// JSON has no NaN or infinity; a string keeps the line parseable.
+		b = append(b, '"')
+		b = formatFloat(b, f)
+		return append(b, '"')
+	}
+	return formatFloat(b, f)
+}
+
+// AppendJSON appends the value as JSON: integers exact, floats as numbers,
+// vectors as arrays.
+func (v Value) AppendJSON(b []byte) []byte {
+	switch v.Kind {
+	case KindBool:
+		return strconv.AppendBool(b, v.U != 0)
+	case KindUint, KindHandle:
+		return strconv.AppendUint(b, v.U, 10)
+	case KindInt:
+		return strconv.AppendInt(b, int64(v.U), 10)
+	case KindFloat:
+		return appendJSONFloat(b, v.F[0])
+	case KindVector:
+		b = append(b, '[')
+		for i := 0; i < int(v.N); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONFloat(b, v.F[i])
+		}
+		return append(b, ']')
+	case KindString:
+		if !utf8.ValidString(v.S) {
+			return appendJSONString(b, strings.ToValidUTF8(v.S, "\uFFFD"))
+		}
+		return appendJSONString(b, v.S)
+	}
+	return append(b, "null"...)
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,228 @@
+// Package entity keeps the live entities of a replay and applies
+// packet-entities messages to them: create, update, leave and delete, with
+// field state stored as a tree that mirrors the serializer tree.
+package entity
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// MaxArrayLen bounds a variable array's index; Valve's longest networked
+// vectors hold a few thousand elements.
+const MaxArrayLen = 1 << 14
+
+// Node holds the values at one level of a field path. Kids[i] holds the
+// level below field i (array elements, nested serializer fields).
+type Node struct {
+	Vals []decoder.Value
+	Kids []*Node
+}
+
+func (n *Node) set(i int32, v decoder.Value) {
+	if int(i) >= len(n.Vals) {
+		n.Vals = growVals(n.Vals, int(i)+1)
+	}
+	n.Vals[i] = v
+}
+
+// Get returns the value at slot i (KindNone when unset).
+func (n *Node) Get(i int) decoder.Value {
+	if n == nil || i >= len(n.Vals) {
+		return decoder.Value{}
+	}
+	return n.Vals[i]
+}
+
+// Kid returns the node below slot i, or nil.
+func (n *Node) Kid(i int) *Node {
+	if n == nil || i >= len(n.Kids) {
+		return nil
+	}
+	return n.Kids[i]
+}
+
+func growVals(v []decoder.Value, n int) []decoder.Value {
+	if n <= cap(v) {
+		return v[:n]
+	}
+	nv := make([]decoder.Value, n, max(n, 2*cap(v)))
+	copy(nv, v)
+	return nv
+}
+
+func (n *Node) kid(i int32, size int) *Node {
+	if int(i) >= len(n.Kids) {
+		if int(i) < cap(n.Kids) {
+			n.Kids = n.Kids[:i+1]
+		} else {
+			nk := make([]*Node, i+1, max(int(i)+1, 2*cap(n.Kids)))
+			copy(nk, n.Kids)
+			n.Kids = nk
+		}
+	}
+	k := n.Kids[i]
+	if k == nil {
+		k = &Node{Vals: make([]decoder.Value, 0, size)}
+		n.Kids[i] = k
+	}
+	return k
+}
+
+// Clone deep-copies the node.
+func (n *Node) Clone() *Node {
+	if n == nil {
+		return nil
+	}
+	c := &Node{Vals: append([]decoder.Value(nil), n.Vals...)}
+	if len(n.Kids) > 0 {
+		c.Kids = make([]*Node, len(n.Kids))
+		for i, k := range n.Kids {
+			c.Kids[i] = k.Clone()
+		}
+	}
+	return c
+}
+
+// target is where one field path's value goes.
+type target struct {
+	dec   *decoder.Decoder
+	node  *Node
+	slot  int32
+	field *schema.Field
+	why   string
+	elem  bool // the value is an array element or a length, not the field itself
+}
+
+// PathError says a field path does not fit the serializer.
+type PathError struct {
+	Path fieldpath.Path
+	Msg  string
+}
+
+func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
+
+// resolve walks serializer and state together along p.
+func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, error) {
+	for i := 0; ; i++ {
+		idx := p.Idx[i]
+		if int(idx) >= len(ser.Fields) {
+			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields))}
+		}
+		f := ser.Fields[idx]
+		switch f.Model {
+		case schema.Simple:
+			if i != p.Last {
+				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", f.Name)}
+			}
+			return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+		case schema.FixedArray:
+			if i+1 != p.Last {
+				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", f.Name)}
+			}
+			k := p.Idx[i+1]
+			if int(k) >= f.Type.Count {
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, f.Name, f.Type.Count)}
+			}
+			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count), slot: k, field: f, elem: true}, nil
+		case schema.FixedTable:
+			if i == p.Last {
+				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+			}
+			next := f.Serializer
+			if len(f.Polymorphic) > 0 {
+				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
+					next = f.Polymorphic[pi]
+				}
+			}
+			ser, node = next, node.kid(idx, len(next.Fields))
+		case schema.VariableArray:
+			if i == p.Last {
+				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+			}
+			if i+1 != p.Last {
+				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", f.Name)}
+			}
+			k := p.Idx[i+1]
+			if k >= MaxArrayLen {
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
+			}
+			return target{dec: f.Elem, node: node.kid(idx, 8), slot: k, field: f, elem: true}, nil
+		case schema.VariableTable:
+			if i == p.Last {
+				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+			}
+			k := p.Idx[i+1]
+			if k >= MaxArrayLen {
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
+			}
+			if i+1 == p.Last {
+				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", f.Name)}
+			}
+			ser, node = f.Serializer, node.kid(idx, 4).kid(k, len(f.Serializer.Fields))
+			i++
+		}
+	}
+}
+
+// FieldName spells the path Manta-style: CBodyComponent.m_cellX,
+// m_iCaptainPlayerIDs.0001, m_vecX.0003.m_y. It also returns the schema
+// field and why its decoder was chosen. state may be nil (polymorphic
+// pointers then use their base serializer).
+func FieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (name string, f *schema.Field, why string) {
+	b := make([]byte, 0, 48)
+	node := state
+	for i := 0; i <= p.Last; i++ {
+		idx := p.Idx[i]
+		if ser == nil || int(idx) >= len(ser.Fields) {
+			return string(b) + "?", nil, ""
+		}
+		f = ser.Fields[idx]
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		b = append(b, f.Name...)
+		why = f.Why
+		switch f.Model {
+		case schema.Simple:
+			return string(b), f, why
+		case schema.FixedArray, schema.VariableArray:
+			if i < p.Last {
+				b = appendIndex(b, p.Idx[i+1])
+				if f.Model == schema.VariableArray {
+					why = f.ElemWhy
+				}
+			}
+			return string(b), f, why
+		case schema.FixedTable:
+			next := f.Serializer
+			if len(f.Polymorphic) > 0 {
+				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
+					next = f.Polymorphic[pi]
+				}
+			}
+			ser, node = next, node.Kid(int(idx))
+		case schema.VariableTable:
+			if i < p.Last {
+				i++
+				b = appendIndex(b, p.Idx[i])
+				node = node.Kid(int(idx)).Kid(int(p.Idx[i]))
+			}
+			ser = f.Serializer
+		}
+	}
+	return string(b), f, why
+}
+
+func appendIndex(b []byte, k int32) []byte {
+	b = append(b, '.')
+	s := strconv.Itoa(int(k))
+	for i := len(s); i < 4; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}

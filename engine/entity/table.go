@@ -1,0 +1,350 @@
+package entity
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// MaxEntities is the size of the entity index space (14 index bits).
+const MaxEntities = 1 << 14
+
+// SerialBits is the width of an entity's serial number in a create.
+const SerialBits = 17
+
+// Class is a networked class: its id, name and serializer.
+type Class struct {
+	ID         int32
+	Name       string
+	Serializer *schema.Serializer
+}
+
+// Entity is one live (or left) entity.
+type Entity struct {
+	Index  int32
+	Serial uint32
+	Class  *Class
+	State  *Node
+	Active bool // in the PVS (false after a leave)
+}
+
+// Stats counts the work done, for check and stats.
+type Stats struct {
+	Messages          int64     // packet-entities messages applied
+	Updates           int64     // entity updates of any kind
+	Fields            int64     // field values read from entity data
+	BaselineFields    int64     // field values read from baselines
+	Calls             [32]int64 // decoder calls per family (entity data only)
+	FullFramesSkipped int64
+}
+
+// Table holds classes, baselines and entities.
+type Table struct {
+	Classes     []*Class // by id
+	ClassIDBits uint
+	Entities    [MaxEntities]*Entity
+	Stats       Stats
+
+	baselines  map[int32][]byte
+	baseState  map[int32]*Node // decoded baselines, cloned on create
+	fullFrames int
+	paths      []fieldpath.Path
+	ops        []fieldpath.OpRecord
+	br         bitio.Reader
+}
+
+// NewTable returns an empty table.
+func NewTable() *Table {
+	return &Table{baselines: map[int32][]byte{}, baseState: map[int32]*Node{}}
+}
+
+// SetClassCount sets the class-id width from svc_ServerInfo's max_classes:
+// floor(log2(n)) + 1 bits.
+func (t *Table) SetClassCount(maxClasses int32) {
+	if maxClasses < 1 {
+		maxClasses = 1
+	}
+	t.ClassIDBits = uint(bits.Len32(uint32(maxClasses)))
+}
+
+// SetClasses installs DEM_ClassInfo's classes, linking serializers by name.
+func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
+	var maxID int32
+	for _, c := range cs {
+		if c.ID < 0 || c.ID > 1<<20 {
+			return fmt.Errorf("class id %d out of range", c.ID)
+		}
+		maxID = max(maxID, c.ID)
+	}
+	t.Classes = make([]*Class, maxID+1)
+	for _, c := range cs {
+		cl := &Class{ID: c.ID, Name: c.NetworkName}
+		if s != nil {
+			cl.Serializer = s.Serializer(c.NetworkName)
+		}
+		t.Classes[c.ID] = cl
+	}
+	clear(t.baseState)
+	return nil
+}
+
+// SetBaseline stores a class's instance baseline (copied), replacing the
+// cached decoded state.
+func (t *Table) SetBaseline(classID int32, data []byte) {
+	t.baselines[classID] = append([]byte(nil), data...)
+	delete(t.baseState, classID)
+}
+
+// Baseline returns a class's raw baseline.
+func (t *Table) Baseline(classID int32) []byte { return t.baselines[classID] }
+
+// Error locates a failure inside a packet-entities message.
+type Error struct {
+	Bit    uint // bit offset from the start of the entity data
+	Update int  // update number within the message
+	Entity int32
+	Class  string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("entity data bit %s, update #%d, entity %d", bitio.Offset(e.Bit), e.Update, e.Entity)
+	if e.Class != "" {
+		s += " (" + e.Class + ")"
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Result summarises one applied message.
+type Result struct {
+	Updates    int
+	Fields     int
+	DataBits   uint
+	EndBit     uint
+	Misaligned bool // data not consumed to within its final byte, or over-read
+	Skipped    bool // a repeated full frame, not applied
+	Err        error
+}
+
+func (t *Table) baseline(c *Class) (*Node, error) {
+	if n, ok := t.baseState[c.ID]; ok {
+		return n, nil
+	}
+	n := &Node{Vals: make([]decoder.Value, 0, len(c.Serializer.Fields))}
+	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
+		var r bitio.Reader
+		r.Reset(data)
+		nf, err := t.readFields(&r, c, n, nil, 0)
+		t.Stats.BaselineFields += int64(nf)
+		if err != nil {
+			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)
+		}
+	}
+	t.baseState[c.ID] = n
+	return n, nil
+}
+
+// Apply decodes one svc_PacketEntities message into the table. With rec
+// non-nil, everything read is recorded there. The entity state keeps every
+// update applied before an error.
+func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Result {
+	res := Result{DataBits: uint(len(m.EntityData)) * 8}
+	if rec != nil {
+		rec.Reset()
+		rec.DataBits = res.DataBits
+	}
+	if !m.IsDelta {
+		if t.fullFrames > 0 {
+			res.Skipped = true
+			t.Stats.FullFramesSkipped++
+			return res
+		}
+		t.fullFrames++
+	}
+	t.Stats.Messages++
+	r := &t.br
+	r.Reset(m.EntityData)
+	index := int32(-1)
+	fail := func(u int, e *Entity, idx int32, bit uint, err error) Result {
+		ee := &Error{Bit: bit, Update: u, Entity: idx, Err: err}
+		if e != nil && e.Class != nil {
+			ee.Class = e.Class.Name
+		}
+		res.Err, res.Misaligned, res.EndBit = ee, true, r.Pos()
+		if rec != nil {
+			rec.Err, rec.EndBit = ee.Error(), r.Pos()
+			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == "" {
+				rec.Updates[len(rec.Updates)-1].Err = err.Error()
+			}
+		}
+		return res
+	}
+	for u := 0; u < int(m.UpdatedEntries); u++ {
+		start := r.Pos()
+		index += int32(r.UBitVar()) + 1
+		cmd := r.Bits(2)
+		if r.Overflowed() {
+			return fail(u, nil, index, start, fmt.Errorf("update header: %w", r.Err()))
+		}
+		if index < 0 || index >= MaxEntities {
+			return fail(u, nil, index, start, fmt.Errorf("entity index %d outside 0..%d", index, MaxEntities-1))
+		}
+		var eu *provenance.EntityUpdate
+		if rec != nil {
+			rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: index, Start: start, FirstField: len(rec.Fields)})
+			eu = &rec.Updates[len(rec.Updates)-1]
+		}
+		var e *Entity
+		withFields := false
+		switch {
+		case cmd&1 == 0 && cmd&2 != 0: // create
+			classID := int32(r.Bits(t.ClassIDBits))
+			serial := r.Bits(SerialBits)
+			r.VarUint32() // spawn group handle; not needed to decode
+			if r.Overflowed() {
+				return fail(u, nil, index, start, fmt.Errorf("create header: %w", r.Err()))
+			}
+			if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+				return fail(u, nil, index, start, fmt.Errorf("create with unknown class id %d", classID))
+			}
+			c := t.Classes[classID]
+			base, err := t.baseline(c)
+			if err != nil {
+				return fail(u, nil, index, start, err)
+			}
+			e = &Entity{Index: index, Serial: serial, Class: c, State: base.Clone(), Active: true}
+			t.Entities[index] = e
+			withFields = true
+			if eu != nil {
+				eu.Op = provenance.Create
+			}
+		case cmd&1 == 0: // update
+			e = t.Entities[index]
+			if e == nil {
+				return fail(u, nil, index, start, fmt.Errorf("update of entity %d, which does not exist", index))
+			}
+			e.Active = true
+			withFields = true
+			if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
+				withFields = false
+				if eu != nil {
+					eu.Skipped = true
+				}
+			}
+		default: // leave, maybe delete
+			e = t.Entities[index]
+			if e != nil {
+				e.Active = false
+			}
+			if eu != nil {
+				eu.Op = provenance.Leave
+			}
+			if cmd&2 != 0 {
+				t.Entities[index] = nil
+				if eu != nil {
+					eu.Op = provenance.Delete
+				}
+			}
+		}
+		if eu != nil {
+			eu.HeaderBits = r.Pos() - start
+			eu.PathStart = r.Pos()
+			if e != nil {
+				eu.Serial = e.Serial
+				if e.Class != nil {
+					eu.ClassID, eu.Class = e.Class.ID, e.Class.Name
+				}
+			}
+		}
+		t.Stats.Updates++
+		res.Updates++
+		if withFields {
+			nf, err := t.readFields(r, e.Class, e.State, rec, len(rec0(rec))-1)
+			res.Fields += nf
+			t.Stats.Fields += int64(nf)
+			if err != nil {
+				return fail(u, e, index, r.Pos(), err)
+			}
+		}
+		if eu != nil {
+			eu.End = r.Pos()
+		}
+	}
+	res.EndBit = r.Pos()
+	if rec != nil {
+		rec.EndBit = r.Pos()
+	}
+	if r.Overflowed() {
+		res.Misaligned = true
+		res.Err = r.Err()
+	} else if r.Remaining() >= 8 {
+		res.Misaligned = true
+		res.Err = fmt.Errorf("%s left unread after %d updates (ends at bit %s of %s)", bitio.Size(r.Remaining()), m.UpdatedEntries, bitio.Offset(r.Pos()), bitio.Offset(res.DataBits))
+	}
+	if rec != nil && res.Err != nil {
+		rec.Err = res.Err.Error()
+	}
+	return res
+}
+
+func rec0(rec *provenance.Message) []provenance.EntityUpdate {
+	if rec == nil {
+		return nil
+	}
+	return rec.Updates
+}
+
+// readFields reads one update's field paths and then their values into state.
+func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, rec *provenance.Message, update int) (int, error) {
+	var ops *[]fieldpath.OpRecord
+	if rec != nil {
+		t.ops = t.ops[:0]
+		ops = &t.ops
+	}
+	pathStart := r.Pos()
+	paths, err := fieldpath.Read(r, t.paths[:0], ops)
+	t.paths = paths
+	if rec != nil {
+		eu := &rec.Updates[update]
+		eu.PathBits = r.Pos() - pathStart
+		if n := len(t.ops); n > 0 && t.ops[n-1].Op == fieldpath.Finish {
+			rec.Finishes = append(rec.Finishes, t.ops[n-1])
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	ser := c.Serializer
+	for i := range paths {
+		p := &paths[i]
+		tg, err := resolve(ser, state, p)
+		if err != nil {
+			return i, err
+		}
+		start := r.Pos()
+		v := tg.dec.Decode(r)
+		if r.Overflowed() {
+			return i, fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
+		}
+		if rec == nil {
+			t.Stats.Calls[tg.dec.Family]++
+		} else {
+			name, f, why := FieldName(ser, state, p)
+			rec.Fields = append(rec.Fields, provenance.Field{
+				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
+				Start: start, Bits: r.Pos() - start, Value: v, Prev: tg.node.Get(int(tg.slot)),
+			})
+			rec.Updates[update].NumFields++
+		}
+		tg.node.set(tg.slot, v)
+	}
+	return len(paths), nil
+}

@@ -1,0 +1,228 @@
+// Package messages decodes the protobuf messages the engine needs (demo
+// command bodies and the network messages that carry schema, string tables
+// and entities) straight from the wire format, without generated code.
+// Field numbers are facts of Valve's protocol; the structs are our own.
+package messages
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/wiretree"
+)
+
+// FileHeader is the body of DEM_FileHeader.
+type FileHeader struct {
+	DemoFileStamp      string
+	NetworkProtocol    int32
+	ServerName         string
+	ClientName         string
+	MapName            string
+	GameDirectory      string
+	FullpacketsVersion int32
+	DemoVersionName    string
+	DemoVersionGUID    string
+	BuildNum           int32
+	Game               string
+	ServerStartTick    int32
+}
+
+// ParseFileHeader decodes DEM_FileHeader.
+func ParseFileHeader(b []byte) (FileHeader, error) {
+	var h FileHeader
+	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
+		switch n {
+		case 1:
+			h.DemoFileStamp = string(d)
+		case 2:
+			h.NetworkProtocol = int32(v)
+		case 3:
+			h.ServerName = string(d)
+		case 4:
+			h.ClientName = string(d)
+		case 5:
+			h.MapName = string(d)
+		case 6:
+			h.GameDirectory = string(d)
+		case 7:
+			h.FullpacketsVersion = int32(v)
+		case 11:
+			h.DemoVersionName = string(d)
+		case 12:
+			h.DemoVersionGUID = string(d)
+		case 13:
+			h.BuildNum = int32(v)
+		case 14:
+			h.Game = string(d)
+		case 15:
+			h.ServerStartTick = int32(v)
+		}
+		return nil
+	})
+	return h, wrap("CDemoFileHeader", err)
+}
+
+// FileInfo is the body of DEM_FileInfo.
+type FileInfo struct {
+	PlaybackTime   float32
+	PlaybackTicks  int32
+	PlaybackFrames int32
+}
+
+// ParseFileInfo decodes DEM_FileInfo.
+func ParseFileInfo(b []byte) (FileInfo, error) {
+	var fi FileInfo
+	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+		switch n {
+		case 1:
+			fi.PlaybackTime = wiretree.Float32(v)
+		case 2:
+			fi.PlaybackTicks = int32(v)
+		case 3:
+			fi.PlaybackFrames = int32(v)
+		}
+		return nil
+	})
+	return fi, wrap("CDemoFileInfo", err)
+}
+
+// Class is one entry of DEM_ClassInfo.
+type Class struct {
+	ID          int32
+	NetworkName string
+	TableName   string
+}
+
+// ParseClassInfo decodes DEM_ClassInfo.
+func ParseClassInfo(b []byte) ([]Class, error) {
+	var out []Class
+	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
+		if n != 1 {
+			return nil
+		}
+		var c Class
+		err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
+			switch n {
+			case 1:
+				c.ID = int32(v)
+			case 2:
+				c.NetworkName = string(d)
+			case 3:
+				c.TableName = string(d)
+			}
+			return nil
+		})
+		out = append(out, c)
+		return err
+	})
+	return out, wrap("CDemoClassInfo", err)
+}
+
+// BytesField returns the first length-delimited field num of b: the data of
+// DEM_Packet (3), DEM_SendTables (1) and similar wrappers.
+func BytesField(b []byte, num protowire.Number, msg string) ([]byte, error) {
+	var out []byte
+	err := wiretree.Fields(b, func(n protowire.Number, t protowire.Type, _ uint64, d []byte) error {
+		if n == num && t == protowire.BytesType && out == nil {
+			out = d
+		}
+		return nil
+	})
+	return out, wrap(msg, err)
+}
+
+// PacketData is the inner-packet stream of DEM_Packet / DEM_SignonPacket.
+func PacketData(b []byte) ([]byte, error) { return BytesField(b, 3, "CDemoPacket") }
+
+// SendTablesData is the varint-prefixed CSVCMsg_FlattenedSerializer inside
+// DEM_SendTables.
+func SendTablesData(b []byte) ([]byte, error) {
+	d, err := BytesField(b, 1, "CDemoSendTables")
+	if err != nil {
+		return nil, err
+	}
+	size, n := protowire.ConsumeVarint(d)
+	if n < 0 || size > uint64(len(d)-n) {
+		return nil, fmt.Errorf("CDemoSendTables: length prefix %d exceeds the %d bytes present", size, len(d))
+	}
+	return d[n : n+int(size)], nil
+}
+
+// FullPacket is the body of DEM_FullPacket: a string-table snapshot and a
+// packet holding the complete entity state.
+type FullPacket struct {
+	StringTables []byte // CDemoStringTables
+	Packet       []byte // CDemoPacket
+}
+
+// ParseFullPacket decodes DEM_FullPacket.
+func ParseFullPacket(b []byte) (FullPacket, error) {
+	var fp FullPacket
+	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
+		switch n {
+		case 1:
+			fp.StringTables = d
+		case 2:
+			fp.Packet = d
+		}
+		return nil
+	})
+	return fp, wrap("CDemoFullPacket", err)
+}
+
+// SnapshotItem is one entry of a string-table snapshot.
+type SnapshotItem struct {
+	Key  string
+	Data []byte
+}
+
+// SnapshotTable is one table of DEM_StringTables.
+type SnapshotTable struct {
+	Name  string
+	Items []SnapshotItem
+	Flags int32
+}
+
+// ParseStringTables decodes DEM_StringTables.
+func ParseStringTables(b []byte) ([]SnapshotTable, error) {
+	var out []SnapshotTable
+	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
+		if n != 1 {
+			return nil
+		}
+		var t SnapshotTable
+		err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
+			switch n {
+			case 1:
+				t.Name = string(d)
+			case 2:
+				var it SnapshotItem
+				err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
+					switch n {
+					case 1:
+						it.Key = string(d)
+					case 2:
+						it.Data = d
+					}
+					return nil
+				})
+				t.Items = append(t.Items, it)
+				return err
+			case 4:
+				t.Flags = int32(v)
+			}
+			return nil
+		})
+		out = append(out, t)
+		return err
+	})
+	return out, wrap("CDemoStringTables", err)
+}
+
+func wrap(msg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", msg, err)
+}

@@ -1,0 +1,86 @@
+// Package msgnames turns the numeric type of an inner-packet message (the
+// varint that precedes every message inside a demo packet) into the enum
+// constant name Valve gives it, such as "svc_PacketEntities" or
+// "DOTA_UM_ChatEvent".
+//
+// Source 2 games share one numbering space: engine messages (net_, clc_,
+// svc_, bi_), base user messages (UM_), base entity messages (EM_), base game
+// events (GE_) and temp entities (TE_) are common to every title, while each
+// game adds its own user messages and game events on top. The common tables
+// answer for every game, Unknown included; the game-specific tables answer
+// only for their game, because the same number means different things in
+// different games (466 is DOTA_UM_ChatEvent in Dota 2 but GE_RemoveBullet in
+// Deadlock).
+//
+// When Valve renamed a constant the newest name is used. Constants Valve has
+// since retired are kept when their number has not been reused, so that older
+// replays still get a name.
+package msgnames
+
+import (
+	"strconv"
+
+	"github.com/dembug/dembug/engine/game"
+)
+
+// Name returns the message's name for game g, and ok=false when the id is not
+// known for that game. It does not allocate.
+func Name(g game.Game, id uint32) (name string, ok bool) {
+	m := byGame[game.Unknown]
+	if int(g) < len(byGame) {
+		m = byGame[g]
+	}
+	name, ok = m[id]
+	return name, ok
+}
+
+// Display returns Name, or "unknown(N)" when the id is not known for g.
+func Display(g game.Game, id uint32) string {
+	if name, ok := Name(g, id); ok {
+		return name
+	}
+	return "unknown(" + strconv.FormatUint(uint64(id), 10) + ")"
+}
+
+// numGames is one past the highest game.Game value this package knows.
+const numGames = int(game.Deadlock) + 1
+
+// byGame[g] holds the common tables merged with g's own tables.
+var byGame [numGames]map[uint32]string
+
+func init() {
+	byGame, _ = build()
+}
+
+// conflict records an id that two tables visible to the same game both claim.
+type conflict struct {
+	game        game.Game
+	id          uint32
+	kept, other string
+}
+
+// build merges the tables into one map per game. The first table listed wins
+// an id; every later claim on it is reported as a conflict (the tests require
+// there to be none).
+func build() (maps [numGames]map[uint32]string, conflicts []conflict) {
+	for g := range numGames {
+		m := make(map[uint32]string, 512)
+		add := func(t table) {
+			for _, e := range t.entries {
+				if prev, dup := m[e.id]; dup {
+					conflicts = append(conflicts, conflict{game.Game(g), e.id, prev, e.name})
+					continue
+				}
+				m[e.id] = e.name
+			}
+		}
+		for _, t := range commonTables {
+			add(t)
+		}
+		for _, t := range gameTables[g] {
+			add(t)
+		}
+		maps[g] = m
+	}
+	return maps, conflicts
+}

@@ -1,0 +1,83 @@
+// Package provenance holds what the engine records while decoding a
+// packet-entities message with recording on: for each entity update and each
+// field, which bits were read, by which decoder, to which value. This is the
+// data every debugger pane is drawn from.
+package provenance
+
+import (
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Op is what an entity update did.
+type Op uint8
+
+const (
+	Update Op = iota
+	Create
+	Leave
+	Delete // leave and delete
+)
+
+func (o Op) String() string {
+	return [...]string{"update", "create", "leave", "delete"}[o]
+}
+
+// Field is one value read from the entity data.
+type Field struct {
+	Update    int            // index into Message.Updates
+	Path      fieldpath.Path // e.g. [3 12 0]
+	Op        fieldpath.OpRecord
+	Name      string // CBodyComponent.m_cellX, m_iCaptainPlayerIDs.0001
+	Schema    *schema.Field
+	Decoder   *decoder.Decoder
+	Why       string // why this decoder was chosen
+	Start     uint   // first value bit, from the start of the entity data
+	Bits      uint
+	Value     decoder.Value
+	Prev      decoder.Value // the value before this update (KindNone if unset)
+	Anomalies []string      // filled by diagnostics
+}
+
+// EntityUpdate is one entry of the message's update list.
+type EntityUpdate struct {
+	Index      int32
+	Serial     uint32
+	ClassID    int32
+	Class      string
+	Op         Op
+	Start      uint // first header bit (index delta)
+	HeaderBits uint // index delta, command and create header
+	PathStart  uint // first field-path bit
+	PathBits   uint // all path ops including the finish op
+	FirstField int  // index of the first field in Message.Fields
+	NumFields  int
+	End        uint   // bit after the update's last value
+	Skipped    bool   // PVS bits said the update carries no fields
+	Err        string // decode error inside this update, if any
+}
+
+// Message is the record of one packet-entities message.
+type Message struct {
+	Updates  []EntityUpdate
+	Fields   []Field
+	Finishes []fieldpath.OpRecord // the finish op of each update with fields
+	DataBits uint                 // bits in the entity data
+	EndBit   uint                 // where decoding stopped
+	Err      string
+}
+
+// Reset empties the record for reuse.
+func (m *Message) Reset() {
+	m.Updates = m.Updates[:0]
+	m.Fields = m.Fields[:0]
+	m.Finishes = m.Finishes[:0]
+	m.DataBits, m.EndBit, m.Err = 0, 0, ""
+}
+
+// UpdateFields returns the fields of update i.
+func (m *Message) UpdateFields(i int) []Field {
+	u := &m.Updates[i]
+	return m.Fields[u.FirstField : u.FirstField+u.NumFields]
+}

@@ -1,0 +1,414 @@
+// Package replay drives the engine over a whole demo file: it walks the demo
+// commands, routes their bodies and inner messages to the schema, string
+// table and entity packages, and keeps counts for check and stats.
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/msgnames"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/stringtable"
+)
+
+// Location names a place in the file, as every error and record does.
+type Location struct {
+	Command int            // command index
+	Offset  int            // byte offset of the command in the file
+	Kind    container.Kind // demo command
+	Tick    int32          // demo tick (-1 in signon)
+	Message int            // inner message index within the packet, -1 for none
+	MsgType uint32         // inner message id
+	MsgBit  uint           // bit offset of the inner message within the packet data
+}
+
+// Stats counts what a run decoded.
+type Stats struct {
+	Commands       int
+	LastTick       int32
+	Messages       int64 // inner messages
+	PacketEntities int64 // packet-entities messages decoded
+	Misaligned     int64 // packet-entities messages that did not end where their data ends
+	Elapsed        time.Duration
+}
+
+// Error locates a failure: byte offset, command, tick, message and bit.
+type Error struct {
+	Loc  Location
+	Game game.Game
+	Err  error
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("byte %d, command #%d %s, tick %d", e.Loc.Offset, e.Loc.Command, e.Loc.Kind, e.Loc.Tick)
+	if e.Loc.Message >= 0 {
+		s += fmt.Sprintf(", message #%d %s", e.Loc.Message, msgnames.Display(e.Game, e.Loc.MsgType))
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Hooks let callers watch or record a run. All are optional.
+type Hooks struct {
+	// Record is asked before each packet-entities message; a non-nil
+	// result is filled with everything the decode reads.
+	Record func(loc Location) *provenance.Message
+	// Entities is called after each packet-entities message.
+	Entities func(loc Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message)
+	// Inner is called for each inner message before it is processed.
+	Inner func(loc Location, m *messages.Inner)
+	// Command is called after each command is processed.
+	Command func(c *container.Command)
+}
+
+// Replay is the decoding state of one demo file.
+type Replay struct {
+	Data     []byte
+	Header   messages.FileHeader
+	Info     messages.FileInfo
+	Game     game.Game
+	Server   messages.ServerInfo
+	Schema   *schema.Schema
+	Strings  stringtable.Set
+	Entities *entity.Table
+	Tick     int32
+	NetTick  uint32
+	Stats    Stats
+	Hooks    Hooks
+	// FirstMisaligned is the first packet-entities failure, if any.
+	FirstMisaligned *Error
+	Done            bool // DEM_Stop seen or end of data reached
+
+	cr      *container.Reader
+	classes []messages.Class
+	inner   []messages.Inner
+	scratch []byte
+	pe      messages.PacketEntities
+}
+
+// Open checks the header and prepares to decode data.
+func Open(data []byte) (*Replay, error) {
+	cr, err := container.NewReader(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1}, nil
+}
+
+// Pos is the byte offset of the next command.
+func (r *Replay) Pos() int { return r.cr.Pos() }
+
+// Run decodes every command up to the end (or until stop returns true
+// after a command). Packet-entities misalignments are counted and decoding
+// goes on; any other error stops the run and is returned.
+func (r *Replay) Run(stop func(c *container.Command) bool) error {
+	start := time.Now()
+	defer func() { r.Stats.Elapsed += time.Since(start) }()
+	for {
+		c, err := r.Step()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if stop != nil && stop(&c) {
+			return nil
+		}
+	}
+}
+
+// Step decodes the next command. It returns io.EOF after the last one.
+func (r *Replay) Step() (container.Command, error) {
+	if r.Done {
+		return container.Command{}, io.EOF
+	}
+	c, err := r.cr.Next()
+	if err == io.EOF {
+		r.Done = true
+		return c, io.EOF
+	}
+	loc := Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick, Message: -1}
+	if err != nil {
+		r.Done = true
+		return c, &Error{Loc: loc, Game: r.Game, Err: unwrapContainer(err)}
+	}
+	r.Tick = c.Tick
+	r.Stats.Commands++
+	if c.Tick >= 0 {
+		r.Stats.LastTick = c.Tick
+	}
+	if err := r.command(&c, loc); err != nil {
+		r.Done = true
+		var re *Error
+		if errors.As(err, &re) {
+			return c, err
+		}
+		return c, &Error{Loc: loc, Game: r.Game, Err: err}
+	}
+	if c.Kind == container.Stop {
+		r.Done = true
+	}
+	if r.Hooks.Command != nil {
+		r.Hooks.Command(&c)
+	}
+	return c, nil
+}
+
+func unwrapContainer(err error) error {
+	var ce *container.Error
+	if errors.As(err, &ce) {
+		return ce.Err
+	}
+	return err
+}
+
+func (r *Replay) command(c *container.Command, loc Location) error {
+	switch c.Kind {
+	case container.FileHeader:
+		h, err := messages.ParseFileHeader(c.Body)
+		if err != nil {
+			return err
+		}
+		r.Header, r.Game = h, game.Detect(h.GameDirectory)
+	case container.FileInfo:
+		fi, err := messages.ParseFileInfo(c.Body)
+		if err != nil {
+			return err
+		}
+		r.Info = fi
+	case container.SendTables:
+		data, err := messages.SendTablesData(c.Body)
+		if err != nil {
+			return err
+		}
+		s, err := schema.Parse(data, r.Game)
+		if err != nil {
+			return err
+		}
+		r.Schema = s
+		if r.classes != nil {
+			return r.Entities.SetClasses(r.classes, s)
+		}
+	case container.ClassInfo:
+		cs, err := messages.ParseClassInfo(c.Body)
+		if err != nil {
+			return err
+		}
+		r.classes = cs
+		if err := r.Entities.SetClasses(cs, r.Schema); err != nil {
+			return err
+		}
+		r.refreshBaselines()
+	case container.StringTables:
+		return r.snapshot(c.Body)
+	case container.Packet, container.SignonPacket:
+		data, err := messages.PacketData(c.Body)
+		if err != nil {
+			return err
+		}
+		return r.packet(data, loc)
+	case container.FullPacket:
+		fp, err := messages.ParseFullPacket(c.Body)
+		if err != nil {
+			return err
+		}
+		if fp.StringTables != nil {
+			if err := r.snapshot(fp.StringTables); err != nil {
+				return err
+			}
+		}
+		if fp.Packet != nil {
+			data, err := messages.PacketData(fp.Packet)
+			if err != nil {
+				return err
+			}
+			return r.packet(data, loc)
+		}
+	}
+	return nil
+}
+
+// snapshot applies a DEM_StringTables snapshot; only the instance
+// baselines matter to decoding.
+func (r *Replay) snapshot(body []byte) error {
+	tables, err := messages.ParseStringTables(body)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if t.Name != "instancebaseline" {
+			continue
+		}
+		for _, it := range t.Items {
+			if id, err := strconv.Atoi(it.Key); err == nil {
+				r.Entities.SetBaseline(int32(id), it.Data)
+			}
+		}
+	}
+	return nil
+}
+
+// refreshBaselines reloads baselines from the instancebaseline table.
+func (r *Replay) refreshBaselines() {
+	t := r.Strings.ByName("instancebaseline")
+	if t == nil {
+		return
+	}
+	for _, e := range t.Entries {
+		if e.Index < 0 {
+			continue
+		}
+		if id, err := strconv.Atoi(e.Key); err == nil {
+			r.Entities.SetBaseline(int32(id), e.Value)
+		}
+	}
+}
+
+func (r *Replay) baselinesChanged(t *stringtable.Table, changed []int32) {
+	if t.Name != "instancebaseline" {
+		return
+	}
+	for _, i := range changed {
+		e, ok := t.Get(i)
+		if !ok {
+			continue
+		}
+		if id, err := strconv.Atoi(e.Key); err == nil {
+			r.Entities.SetBaseline(int32(id), e.Value)
+		}
+	}
+}
+
+// packet processes a packet's inner messages: everything else first, then
+// the packet-entities messages, so that string tables and server info that
+// arrive in the same packet are in place before entities need them.
+func (r *Replay) packet(data []byte, loc Location) error {
+	inner, scratch, splitErr := messages.SplitInner(data, r.inner[:0], r.scratch)
+	r.inner, r.scratch = inner, scratch
+	for pass := 0; pass < 2; pass++ {
+		for i := range inner {
+			m := &inner[i]
+			isPE := m.Type == messages.SvcPacketEntities
+			if isPE != (pass == 1) {
+				continue
+			}
+			l := loc
+			l.Message, l.MsgType, l.MsgBit = m.Index, m.Type, m.Bit
+			if pass == 0 {
+				r.Stats.Messages++
+			}
+			if r.Hooks.Inner != nil {
+				r.Hooks.Inner(l, m)
+			}
+			if err := r.inner1(m, l); err != nil {
+				return &Error{Loc: l, Game: r.Game, Err: err}
+			}
+		}
+	}
+	if splitErr != nil {
+		return splitErr
+	}
+	return nil
+}
+
+func (r *Replay) inner1(m *messages.Inner, loc Location) error {
+	switch m.Type {
+	case messages.NetTick:
+		t, err := messages.ParseNetTick(m.Body)
+		if err != nil {
+			return err
+		}
+		r.NetTick = t.Tick
+	case messages.SvcServerInfo:
+		si, err := messages.ParseServerInfo(m.Body)
+		if err != nil {
+			return err
+		}
+		r.Server = si
+		r.Entities.SetClassCount(si.MaxClasses)
+	case messages.SvcCreateStringTable:
+		cm, err := messages.ParseCreateStringTable(m.Body)
+		if err != nil {
+			return err
+		}
+		t := &stringtable.Table{Name: cm.Name, UserDataFixed: cm.UserDataFixedSize, UserDataSize: cm.UserDataSize,
+			UserDataSizeBits: cm.UserDataSizeBits, Flags: cm.Flags, VarintBitCounts: cm.VarintBitCounts}
+		r.Strings.Create(t)
+		data, err := stringtable.Decompress(cm.StringData, cm.DataCompressed, int(cm.UncompressedSize))
+		if err != nil {
+			return fmt.Errorf("string table %s: %w", cm.Name, err)
+		}
+		changed, err := t.Apply(data, int(cm.NumEntries))
+		r.baselinesChanged(t, changed)
+		if err != nil {
+			return fmt.Errorf("string table %s: %w", cm.Name, err)
+		}
+	case messages.SvcUpdateStringTable:
+		um, err := messages.ParseUpdateStringTable(m.Body)
+		if err != nil {
+			return err
+		}
+		t := r.Strings.ByID(int(um.TableID))
+		if t == nil {
+			return fmt.Errorf("update of string table %d, which does not exist (%d tables)", um.TableID, len(r.Strings.Tables))
+		}
+		changed, err := t.Apply(um.StringData, int(um.NumChangedEntries))
+		r.baselinesChanged(t, changed)
+		if err != nil {
+			return fmt.Errorf("string table %s: %w", t.Name, err)
+		}
+	case messages.SvcClearAllStringTables:
+		r.Strings.Reset()
+	case messages.SvcPacketEntities:
+		return r.packetEntities(m, loc)
+	}
+	return nil
+}
+
+func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
+	pe, err := messages.ParsePacketEntities(m.Body)
+	if err != nil {
+		return err
+	}
+	if r.Schema == nil {
+		return errors.New("entities before the schema (no DEM_SendTables yet)")
+	}
+	r.pe = pe
+	var rec *provenance.Message
+	if r.Hooks.Record != nil {
+		rec = r.Hooks.Record(loc)
+	}
+	res := r.Entities.Apply(&r.pe, rec)
+	if !res.Skipped {
+		r.Stats.PacketEntities++
+	}
+	if res.Misaligned {
+		r.Stats.Misaligned++
+		if r.FirstMisaligned == nil {
+			err := res.Err
+			if err == nil {
+				err = errors.New("misaligned")
+			}
+			r.FirstMisaligned = &Error{Loc: loc, Game: r.Game, Err: err}
+		}
+	}
+	if r.Hooks.Entities != nil {
+		r.Hooks.Entities(loc, &r.pe, res, rec)
+	}
+	return nil
+}
+
+// Offset formats a bit offset (re-exported for callers that print errors).
+func Offset(bit uint) string { return bitio.Offset(bit) }

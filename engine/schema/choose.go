@@ -1,0 +1,225 @@
+package schema
+
+import (
+	"fmt"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/game"
+)
+
+// Shared decoders for families without parameters.
+var (
+	decUnsigned      = &decoder.Decoder{Family: decoder.FamUnsigned}
+	decDefault       = &decoder.Decoder{Family: decoder.FamDefault}
+	decUnsigned64    = &decoder.Decoder{Family: decoder.FamUnsigned64}
+	decSigned        = &decoder.Decoder{Family: decoder.FamSigned}
+	decSigned64      = &decoder.Decoder{Family: decoder.FamSigned64}
+	decBool          = &decoder.Decoder{Family: decoder.FamBool}
+	decFixed64       = &decoder.Decoder{Family: decoder.FamFixed64}
+	decNoScale       = &decoder.Decoder{Family: decoder.FamNoScale}
+	decCoord         = &decoder.Decoder{Family: decoder.FamCoord}
+	decRuneTime      = &decoder.Decoder{Family: decoder.FamRuneTime}
+	decNormal        = &decoder.Decoder{Family: decoder.FamNormal}
+	decString        = &decoder.Decoder{Family: decoder.FamString}
+	decHandle        = &decoder.Decoder{Family: decoder.FamHandle}
+	decQAngleCoord   = &decoder.Decoder{Family: decoder.FamQAngleCoord}
+	decQAnglePrecise = &decoder.Decoder{Family: decoder.FamQAnglePrecise}
+	decMinusOne      = &decoder.Decoder{Family: decoder.FamUnsignedMinusOne}
+)
+
+// fixedDecoders is step 2 of the seed document: types whose decoder never
+// depends on the field's settings. Shared by every game.
+var fixedDecoders = map[string]*decoder.Decoder{
+	"bool":            decBool,
+	"int8":            decSigned,
+	"int16":           decSigned,
+	"int32":           decSigned,
+	"int64":           decSigned64,
+	"uint8":           decUnsigned,
+	"uint16":          decUnsigned,
+	"uint32":          decUnsigned,
+	"color32":         decUnsigned,
+	"Color":           decUnsigned,
+	"CUtlStringToken": decUnsigned,
+	"char":            decString,
+	"CUtlString":      decString,
+	"CUtlSymbolLarge": decString,
+	"GameTime_t":      decNoScale,
+	"HeroFacetKey_t":  decUnsigned64,
+}
+
+// cs2FixedDecoders adds the types CS2 and Deadlock network beyond Dota's
+// table. Signed versus unsigned varints consume the same bits, so these
+// mostly fix values, not alignment; strings and 64-bit ids change the bits.
+var cs2FixedDecoders = map[string]*decoder.Decoder{
+	"CGlobalSymbol":        decString,
+	"ResourceId_t":         decUnsigned64,
+	"HSequence":            decSigned,
+	"CEntityIndex":         decSigned,
+	"AmmoIndex_t":          decSigned,
+	"EHandle":              decHandle,
+	"CGameSceneNodeHandle": decHandle,
+}
+
+// pointerTypes lists nested types that are always pointers (fixed tables)
+// even where var_type has no '*'.
+var pointerTypes = map[game.Game]map[string]bool{
+	game.Dota2: {
+		"PhysicsRagdollPose_t": true, "CBodyComponent": true, "CEntityIdentity": true,
+		"CPhysicsComponent": true, "CRenderComponent": true, "CDOTAGamerules": true,
+		"CDOTAGameManager": true, "CDOTASpectatorGraphManager": true, "CPlayerLocalData": true,
+		"CPlayer_CameraServices": true, "CDOTAGameRules": true,
+	},
+	game.CS2:      cs2Pointers,
+	game.Deadlock: cs2Pointers,
+	game.Unknown:  cs2Pointers,
+}
+
+var cs2Pointers = map[string]bool{
+	"CBodyComponentDCGBaseAnimating": true, "CBodyComponentBaseAnimating": true,
+	"CBodyComponentBaseAnimatingOverlay": true, "CBodyComponentBaseModelEntity": true,
+	"CBodyComponent": true, "CBodyComponentSkeletonInstance": true, "CBodyComponentPoint": true,
+	"CLightComponent": true, "CRenderComponent": true, "CPhysicsComponent": true,
+	"C_BodyComponentBaseAnimating": true, "C_BodyComponentBaseAnimatingOverlay": true,
+	"CPlayerLocalData": true,
+}
+
+func isVectorType(base string) bool {
+	return base == "CUtlVector" || base == "CNetworkUtlVectorBase" || base == "CUtlVectorEmbeddedNetworkVar"
+}
+
+// chooseModel sets the field's model and decoders.
+func chooseModel(f *Field, g game.Game) {
+	t := &f.Type
+	switch {
+	case f.Serializer != nil:
+		if t.Pointer || pointerTypes[g][t.Base] {
+			f.Model, f.Decoder = FixedTable, decBool
+			f.Why = "nested serializer behind a pointer: 1 presence bit"
+		} else {
+			f.Model, f.Decoder = VariableTable, decUnsigned
+			f.Why = "vector of nested serializers: unsigned varint length"
+		}
+	case t.Count > 0 && t.Base != "char":
+		f.Model = FixedArray
+		f.Decoder, f.Why = chooseDecoder(f, g)
+	case isVectorType(t.Base):
+		f.Model, f.Decoder = VariableArray, decUnsigned
+		f.Why = "variable array: unsigned varint length"
+		if t.Generic == nil {
+			f.Elem, f.ElemWhy = decDefault, "no element type: unsigned varint (fallback)"
+			f.Problem = "variable array without an element type"
+			return
+		}
+		f.Elem, f.ElemWhy = chooseByType(t.Generic.Base, g)
+	default:
+		f.Model = Simple
+		f.Decoder, f.Why = chooseDecoder(f, g)
+	}
+}
+
+// chooseByType is steps 2 and 3 of the seed document: the decoder from the
+// base type alone.
+func chooseByType(base string, g game.Game) (*decoder.Decoder, string) {
+	if d, ok := fixedDecoders[base]; ok {
+		return d, base + " → " + d.Family.String()
+	}
+	if g != game.Dota2 {
+		if d, ok := cs2FixedDecoders[base]; ok {
+			return d, base + " → " + d.Family.String()
+		}
+	}
+	return decDefault, base + " has no known decoder → unsigned varint (fallback)"
+}
+
+// chooseDecoder is the seed document's full order: factories for types
+// whose settings matter, then fixed types, then the fallback.
+func chooseDecoder(f *Field, g game.Game) (*decoder.Decoder, string) {
+	base := f.Type.Base
+	if g != game.Dota2 && f.Name == "m_iClip1" {
+		return decMinusOne, "m_iClip1 is sent plus one → unsigned varint − 1"
+	}
+	switch base {
+	case "float32":
+		return floatDecoder(f, g)
+	case "CNetworkedQuantizedFloat":
+		d, why := quantized(f)
+		return d, "CNetworkedQuantizedFloat → " + why
+	case "Vector", "Vector2D", "Vector4D", "VectorWS", "Quaternion":
+		n := map[string]uint8{"Vector": 3, "Vector2D": 2, "Vector4D": 4, "VectorWS": 3, "Quaternion": 4}[base]
+		if n == 3 && f.Encoder == "normal" {
+			return decNormal, base + " with encoder normal → packed unit vector"
+		}
+		elem, why := floatDecoder(f, g)
+		return &decoder.Decoder{Family: decoder.FamVector, Components: n, Elem: elem},
+			fmt.Sprintf("%s → %d components, each: %s", base, n, why)
+	case "QAngle":
+		switch {
+		case f.Encoder == "qangle_pitch_yaw":
+			return &decoder.Decoder{Family: decoder.FamQAnglePitchYaw, Bits: uint8(f.BitCount)},
+				fmt.Sprintf("QAngle with encoder qangle_pitch_yaw → pitch and yaw, %d bits each", f.BitCount)
+		case f.Encoder == "qangle_precise" && g != game.Dota2:
+			return decQAnglePrecise, "QAngle with encoder qangle_precise → presence bits, 20-bit angles"
+		case f.BitCount > 0 && f.BitCount <= 32:
+			return &decoder.Decoder{Family: decoder.FamQAngleBits, Bits: uint8(f.BitCount)},
+				fmt.Sprintf("QAngle with %d bits → three %d-bit angles", f.BitCount, f.BitCount)
+		}
+		return decQAngleCoord, "QAngle without bit count → presence bits, then coords"
+	case "uint64", "CStrongHandle":
+		if f.Encoder == "fixed64" {
+			return decFixed64, base + " with encoder fixed64 → 64 bits"
+		}
+		return decUnsigned64, base + " → 64-bit varint"
+	case "CHandle", "CEntityHandle":
+		return decHandle, base + " → unsigned varint handle"
+	}
+	return chooseByType(base, g)
+}
+
+func floatDecoder(f *Field, g game.Game) (*decoder.Decoder, string) {
+	switch f.Encoder {
+	case "coord":
+		return decCoord, "float32 with encoder coord → coord"
+	case "simtime":
+		return simTime(g), "float32 with encoder simtime → simulation time"
+	case "runetime":
+		return decRuneTime, "float32 with encoder runetime → rune time"
+	}
+	if g != game.Dota2 && (f.VarSerializer == "simulationTimeSerializer" || f.VarSerializer == "animTimeSerializer") {
+		return simTime(g), "float32 with serializer " + f.VarSerializer + " → simulation time"
+	}
+	if !f.BitCountSet || f.BitCount <= 0 || f.BitCount >= 32 {
+		return decNoScale, fmt.Sprintf("%s with bit count %s → raw 32-bit float", f.Type.Base, bitCountText(f))
+	}
+	d, why := quantized(f)
+	return d, fmt.Sprintf("%s with %d bits → %s", f.Type.Base, f.BitCount, why)
+}
+
+func bitCountText(f *Field) string {
+	if !f.BitCountSet {
+		return "unset"
+	}
+	return fmt.Sprint(f.BitCount)
+}
+
+func quantized(f *Field) (*decoder.Decoder, string) {
+	if !f.BitCountSet || f.BitCount <= 0 || f.BitCount >= 32 {
+		return decNoScale, "raw 32-bit float (no usable bit count)"
+	}
+	q, err := decoder.NewQuantized(f.BitCount, f.EncodeFlags, f.Low, f.LowSet, f.High, f.HighSet)
+	if err != nil {
+		f.Problem = err.Error()
+		return decNoScale, "quantized float set-up failed (" + err.Error() + ") → raw 32-bit float"
+	}
+	return &decoder.Decoder{Family: decoder.FamQuantized, Q: &q}, "quantized float"
+}
+
+func simTime(g game.Game) *decoder.Decoder {
+	ti := float32(1.0 / 30)
+	if g == game.CS2 {
+		ti = 1.0 / 64
+	} else if g == game.Deadlock {
+		ti = 1.0 / 60
+	}
+	return &decoder.Decoder{Family: decoder.FamSimTime, TickInterval: ti}
+}

@@ -1,0 +1,277 @@
+package schema
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/wiretree"
+)
+
+// Model is how a field's path indexes continue below it.
+type Model uint8
+
+const (
+	Simple        Model = iota // one value
+	FixedArray                 // T[N]: next index picks the element
+	FixedTable                 // pointer to a nested serializer: bool presence, then its fields
+	VariableArray              // CUtlVector<T>: length, then elements
+	VariableTable              // vector of nested serializers: length, then element, then field
+)
+
+var modelNames = [...]string{"simple", "fixed array", "pointer (fixed table)", "variable array", "variable table"}
+
+func (m Model) String() string { return modelNames[m] }
+
+// Field is one networked field.
+type Field struct {
+	Name          string // var_name
+	VarType       string // as written in the schema
+	Type          VarType
+	Encoder       string
+	SendNode      string
+	VarSerializer string
+
+	BitCount        int32
+	BitCountSet     bool
+	Low, High       float32
+	LowSet, HighSet bool
+	EncodeFlags     int32
+
+	SerializerName    string
+	SerializerVersion int32
+	Serializer        *Serializer   // nested serializer (tables)
+	Polymorphic       []*Serializer // alternatives for a polymorphic pointer; [0] is Serializer
+
+	Model   Model
+	Decoder *decoder.Decoder // value decoder (simple, fixed array); presence or length for tables and arrays
+	Elem    *decoder.Decoder // element decoder of a variable array
+	Problem string           // why the decoder could not be set up as the schema asks, if so
+	Why     string           // why Decoder was chosen, in words
+	ElemWhy string           // why Elem was chosen
+	Patched string           // a correction applied to the schema's settings, if any
+}
+
+// Serializer is a class's (or a nested type's) ordered field list.
+type Serializer struct {
+	Name    string
+	Version int32
+	Fields  []*Field
+}
+
+// Schema is every serializer of a replay.
+type Schema struct {
+	Game        game.Game
+	Serializers []*Serializer
+	Fields      []*Field // every distinct field, in message order
+	byName      map[string]*Serializer
+}
+
+// Serializer returns the serializer for a class's network name.
+func (s *Schema) Serializer(name string) *Serializer { return s.byName[name] }
+
+type rawField struct {
+	typeSym, nameSym, encoderSym, sendNodeSym, serNameSym, varSerSym int32
+	serVersion                                                       int32
+	poly                                                             [][2]int32
+	f                                                                Field
+	hasSerName                                                       bool
+}
+
+// Parse builds the schema from a CSVCMsg_FlattenedSerializer body.
+func Parse(b []byte, g game.Game) (*Schema, error) {
+	var symbols []string
+	var raws []rawField
+	type rawSer struct {
+		nameSym, version int32
+		fields           []int32
+	}
+	var rsers []rawSer
+	err := wiretree.Fields(b, func(n protowire.Number, t protowire.Type, v uint64, d []byte) error {
+		switch n {
+		case 1:
+			var rs rawSer
+			err := wiretree.Fields(d, func(n protowire.Number, t protowire.Type, v uint64, d []byte) error {
+				switch n {
+				case 1:
+					rs.nameSym = int32(v)
+				case 2:
+					rs.version = int32(v)
+				case 3:
+					if t == protowire.BytesType {
+						return wiretree.PackedVarints(d, func(v uint64) { rs.fields = append(rs.fields, int32(v)) })
+					}
+					rs.fields = append(rs.fields, int32(v))
+				}
+				return nil
+			})
+			rsers = append(rsers, rs)
+			return err
+		case 2:
+			symbols = append(symbols, string(d))
+		case 3:
+			rf, err := parseField(d)
+			raws = append(raws, rf)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: %w", err)
+	}
+	sym := func(i int32, what string) (string, error) {
+		if i < 0 || int(i) >= len(symbols) {
+			return "", fmt.Errorf("%s symbol %d out of range (%d symbols)", what, i, len(symbols))
+		}
+		return symbols[i], nil
+	}
+	s := &Schema{Game: g, byName: map[string]*Serializer{}}
+	for i := range raws {
+		rf := &raws[i]
+		f := &rf.f
+		var err error
+		if f.Name, err = sym(rf.nameSym, "var_name"); err != nil {
+			return nil, fmt.Errorf("field %d: %w", i, err)
+		}
+		if f.VarType, err = sym(rf.typeSym, "var_type"); err != nil {
+			return nil, fmt.Errorf("field %d (%s): %w", i, f.Name, err)
+		}
+		if rf.encoderSym >= 0 {
+			f.Encoder, _ = sym(rf.encoderSym, "encoder")
+		}
+		if rf.sendNodeSym >= 0 {
+			f.SendNode, _ = sym(rf.sendNodeSym, "send_node")
+		}
+		if rf.varSerSym >= 0 {
+			f.VarSerializer, _ = sym(rf.varSerSym, "var_serializer")
+		}
+		if rf.hasSerName {
+			if f.SerializerName, err = sym(rf.serNameSym, "field_serializer_name"); err != nil {
+				return nil, fmt.Errorf("field %d (%s): %w", i, f.Name, err)
+			}
+		}
+		f.SerializerVersion = rf.serVersion
+		f.Type = ParseVarType(f.VarType)
+		s.Fields = append(s.Fields, f)
+	}
+	byVersion := map[string]*Serializer{}
+	key := func(name string, v int32) string { return fmt.Sprintf("%s/%d", name, v) }
+	for i, rs := range rsers {
+		name, err := sym(rs.nameSym, "serializer_name")
+		if err != nil {
+			return nil, fmt.Errorf("serializer %d: %w", i, err)
+		}
+		ser := &Serializer{Name: name, Version: rs.version}
+		for _, fi := range rs.fields {
+			if fi < 0 || int(fi) >= len(s.Fields) {
+				return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, fi, len(s.Fields))
+			}
+			ser.Fields = append(ser.Fields, s.Fields[fi])
+		}
+		s.Serializers = append(s.Serializers, ser)
+		byVersion[key(name, rs.version)] = ser
+		s.byName[name] = ser
+	}
+	// Resolve nested serializers, then choose models and decoders.
+	for i := range raws {
+		rf := &raws[i]
+		f := &rf.f
+		if rf.hasSerName {
+			f.Serializer = byVersion[key(f.SerializerName, f.SerializerVersion)]
+			if f.Serializer == nil {
+				f.Serializer = s.byName[f.SerializerName]
+			}
+			if f.Serializer == nil {
+				return nil, fmt.Errorf("field %s: serializer %s version %d not found", f.Name, f.SerializerName, f.SerializerVersion)
+			}
+			if len(rf.poly) > 0 {
+				f.Polymorphic = append(f.Polymorphic, f.Serializer)
+				for _, p := range rf.poly {
+					name, err := sym(p[0], "polymorphic serializer")
+					if err != nil {
+						return nil, fmt.Errorf("field %s: %w", f.Name, err)
+					}
+					ps := byVersion[key(name, p[1])]
+					if ps == nil {
+						ps = s.byName[name]
+					}
+					if ps == nil {
+						return nil, fmt.Errorf("field %s: polymorphic serializer %s not found", f.Name, name)
+					}
+					f.Polymorphic = append(f.Polymorphic, ps)
+				}
+			}
+		}
+		patchField(f, g)
+		chooseModel(f, g)
+	}
+	// Nested serializers may be referenced before they are defined, so a
+	// cycle check runs once everything is linked.
+	for _, ser := range s.Serializers {
+		if err := checkDepth(ser, 0); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// maxNesting bounds serializer nesting; real schemas nest a few levels.
+const maxNesting = 16
+
+func checkDepth(s *Serializer, depth int) error {
+	if depth > maxNesting {
+		return fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
+	}
+	for _, f := range s.Fields {
+		if f.Serializer != nil {
+			if err := checkDepth(f.Serializer, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func parseField(d []byte) (rawField, error) {
+	rf := rawField{encoderSym: -1, sendNodeSym: -1, varSerSym: -1}
+	err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
+		switch n {
+		case 1:
+			rf.typeSym = int32(v)
+		case 2:
+			rf.nameSym = int32(v)
+		case 3:
+			rf.f.BitCount, rf.f.BitCountSet = int32(v), true
+		case 4:
+			rf.f.Low, rf.f.LowSet = wiretree.Float32(v), true
+		case 5:
+			rf.f.High, rf.f.HighSet = wiretree.Float32(v), true
+		case 6:
+			rf.f.EncodeFlags = int32(v)
+		case 7:
+			rf.serNameSym, rf.hasSerName = int32(v), true
+		case 8:
+			rf.serVersion = int32(v)
+		case 9:
+			rf.sendNodeSym = int32(v)
+		case 10:
+			rf.encoderSym = int32(v)
+		case 11:
+			var p [2]int32
+			err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+				if n == 1 || n == 2 {
+					p[n-1] = int32(v)
+				}
+				return nil
+			})
+			rf.poly = append(rf.poly, p)
+			return err
+		case 12:
+			rf.varSerSym = int32(v)
+		}
+		return nil
+	})
+	return rf, err
+}

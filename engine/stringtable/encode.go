@@ -1,0 +1,112 @@
+package stringtable
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dembug/dembug/engine/bitio"
+)
+
+// Encode writes entries in the format Apply reads with t's settings, so
+// that t.Apply(Encode(entries, t), len(entries)) reproduces them. Each entry
+// writes its key when Key is non-empty and its value when Value is non-nil.
+// Indexes are written as increments where consecutive and explicitly
+// otherwise; keys reuse the longest prefix (up to 31 bytes) of a recent key.
+// Values are never compressed.
+//
+// Encode panics on entries Apply could not read back: an index that is
+// negative, at least MaxEntries, or 0 anywhere but first (explicit indexes
+// start at 1); a key containing a zero byte or longer than MaxKeyLen; for
+// fixed-size tables a value of the wrong length; otherwise a value too long
+// for its size field.
+func Encode(entries []Entry, t *Table) []byte {
+	var w bitio.Writer
+	index := int32(-1)
+	history := make([]string, 0, historySize)
+	for i, e := range entries {
+		switch {
+		case e.Index < 0 || e.Index >= MaxEntries:
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: index %d out of range", i, e.Index))
+		case e.Index == index+1:
+			w.Bool(true)
+		case e.Index == 0:
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: index 0 can only be the first entry", i))
+		default:
+			w.Bool(false)
+			w.VarUint32(uint32(e.Index - 1))
+		}
+		index = e.Index
+
+		w.Bool(e.Key != "")
+		if e.Key != "" {
+			if strings.IndexByte(e.Key, 0) >= 0 || len(e.Key) > MaxKeyLen {
+				panic(fmt.Sprintf("stringtable.Encode: entry %d: key %.40q has a zero byte or exceeds %d bytes", i, e.Key, MaxKeyLen))
+			}
+			pos, n := bestPrefix(history, e.Key)
+			if n >= 3 {
+				w.Bool(true)
+				w.Bits(uint64(pos), 5)
+				w.Bits(uint64(n), 5)
+				w.String(e.Key[n:])
+			} else {
+				w.Bool(false)
+				w.String(e.Key)
+			}
+			if len(history) == historySize {
+				copy(history, history[1:])
+				history = history[:historySize-1]
+			}
+			history = append(history, e.Key)
+		}
+
+		w.Bool(e.Value != nil)
+		if e.Value != nil {
+			writeValue(&w, i, e.Value, t)
+		}
+	}
+	return w.Bytes()
+}
+
+// bestPrefix finds the history key sharing the longest prefix (at most 31
+// bytes, what 5 bits can say) with key.
+func bestPrefix(history []string, key string) (pos, n int) {
+	for p, h := range history {
+		l := 0
+		for l < 31 && l < len(h) && l < len(key) && h[l] == key[l] {
+			l++
+		}
+		if l > n {
+			pos, n = p, l
+		}
+	}
+	return pos, n
+}
+
+func writeValue(w *bitio.Writer, i int, v []byte, t *Table) {
+	if t.UserDataFixed {
+		bits := int(t.UserDataSizeBits)
+		if bits < 0 || len(v) != (bits+7)/8 {
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: value is %d bytes, fixed size is %d bits", i, len(v), bits))
+		}
+		w.RawBytes(v[:bits/8])
+		if r := bits % 8; r != 0 {
+			w.Bits(uint64(v[bits/8]), uint(r))
+		}
+		return
+	}
+	if t.Flags&FlagCompressedValues != 0 {
+		w.Bool(false)
+	}
+	if t.VarintBitCounts {
+		if uint64(len(v)) >= 1<<32 {
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: value of %d bytes too long", i, len(v)))
+		}
+		w.UBitVar(uint32(len(v)))
+	} else {
+		if len(v) >= 1<<17 {
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: value of %d bytes exceeds the 17-bit size field", i, len(v)))
+		}
+		w.Bits(uint64(len(v)), 17)
+	}
+	w.RawBytes(v)
+}

@@ -1,0 +1,70 @@
+package stringtable
+
+import (
+	"fmt"
+
+	"github.com/dembug/dembug/engine/lzss"
+)
+
+// Set holds the string tables of one demo, in creation order.
+type Set struct {
+	Tables []*Table
+	byName map[string]*Table
+}
+
+// Create adds t as the next table, setting t.Index to its creation order.
+// A table with the same name as an earlier one shadows it in ByName.
+func (s *Set) Create(t *Table) {
+	if s.byName == nil {
+		s.byName = make(map[string]*Table)
+	}
+	t.Index = len(s.Tables)
+	s.Tables = append(s.Tables, t)
+	s.byName[t.Name] = t
+}
+
+// ByID returns the table created i-th (the table_id of
+// svc_UpdateStringTable), or nil.
+func (s *Set) ByID(i int) *Table {
+	if i < 0 || i >= len(s.Tables) {
+		return nil
+	}
+	return s.Tables[i]
+}
+
+// ByName returns the most recently created table with the name, or nil.
+func (s *Set) ByName(name string) *Table { return s.byName[name] }
+
+// Reset removes all tables (svc_ClearAllStringTables).
+func (s *Set) Reset() {
+	clear(s.Tables)
+	s.Tables = s.Tables[:0]
+	clear(s.byName)
+}
+
+// Decompress returns the entry data of an svc_CreateStringTable message.
+// Uncompressed data is returned as is. Compressed data starting with the
+// "LZSS" magic is decoded with lzss.Decode (older demos), anything else as a
+// snappy block. The output is capped at uncompressedSize when that is
+// positive (the message's uncompressed_size), and at MaxDecompressed always.
+func Decompress(data []byte, compressed bool, uncompressedSize int) ([]byte, error) {
+	if !compressed {
+		return data, nil
+	}
+	limit := MaxDecompressed
+	if uncompressedSize > 0 && uncompressedSize < limit {
+		limit = uncompressedSize
+	}
+	if lzss.IsCompressed(data) {
+		out, err := lzss.Decode(data, limit)
+		if err != nil {
+			return nil, fmt.Errorf("string table data: %w", err)
+		}
+		return out, nil
+	}
+	out, err := decodeSnappy(data, limit)
+	if err != nil {
+		return nil, fmt.Errorf("string table data: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,266 @@
+// Package stringtable keeps Source 2 network string tables and decodes the
+// bit-packed entry updates carried by svc_CreateStringTable and
+// svc_UpdateStringTable.
+//
+// An update is a sequence of entries, each:
+//
+//	bool        increment: index++ (index starts at -1), else
+//	varuint32   index = value + 1
+//	bool        has key, then
+//	  bool      use history, then
+//	    5 bits  position in the history of recent keys (oldest first)
+//	    5 bits  length of that key's prefix to reuse
+//	  string    zero-terminated rest of the key (the whole key without history)
+//	bool        has value, then
+//	  fixed-size tables: UserDataSizeBits bits, otherwise
+//	    bool    compressed (only when Flags&1 is set)
+//	    size    byte count: UBitVar if VarintBitCounts, else 17 bits
+//	    bytes   the value, snappy-compressed if flagged
+//
+// The key history holds the last 32 keys read within one update; when full,
+// the oldest is dropped and positions shift down.
+package stringtable
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/golang/snappy"
+)
+
+// Limits that keep corrupt data from causing huge allocations.
+const (
+	MaxKeyLen       = 4096     // longest key, in bytes
+	MaxEntries      = 1 << 20  // entry indexes must be below this
+	MaxValueSize    = 64 << 20 // largest decoded value, in bytes
+	MaxDecompressed = 64 << 20 // largest decompressed table data, in bytes
+
+	historySize = 32
+	// FlagCompressedValues (Flags&1) says each variable-size value carries
+	// a bit telling whether it is snappy-compressed.
+	FlagCompressedValues = 1
+)
+
+// Entry is one string-table slot.
+type Entry struct {
+	Index int32 // the entry's index; -1 for a slot never written
+	Key   string
+	Value []byte // nil when the entry has no value
+}
+
+// Table is one string table and the settings its updates are decoded with.
+type Table struct {
+	Index            int // order of creation
+	Name             string
+	UserDataFixed    bool
+	UserDataSize     int32 // fixed value size in bytes (informational)
+	UserDataSizeBits int32 // fixed value size in bits: what is read
+	Flags            int32
+	VarintBitCounts  bool
+	Entries          []Entry // indexed by entry index, grown as needed
+}
+
+// Get returns the entry at index i, and whether it has ever been written.
+func (t *Table) Get(i int32) (Entry, bool) {
+	if i < 0 || int(i) >= len(t.Entries) || t.Entries[i].Index < 0 {
+		return Entry{Index: -1}, false
+	}
+	return t.Entries[i], true
+}
+
+// ByKey returns the first written entry with the given key.
+func (t *Table) ByKey(key string) (Entry, bool) {
+	for _, e := range t.Entries {
+		if e.Index >= 0 && e.Key == key {
+			return e, true
+		}
+	}
+	return Entry{Index: -1}, false
+}
+
+// Error reports an entry that could not be decoded.
+type Error struct {
+	Table string
+	Entry int   // ordinal of the entry within the update, from 0
+	Index int32 // the entry's index, or -1 if it was not yet decoded
+	Bit   uint  // bit offset where the entry starts
+	At    uint  // bit offset where decoding failed
+	Err   error
+}
+
+func (e *Error) Error() string {
+	idx := ""
+	if e.Index >= 0 {
+		idx = fmt.Sprintf(" (index %d)", e.Index)
+	}
+	return fmt.Sprintf("string table %q: entry %d%s starting at bit %s: %v",
+		e.Table, e.Entry, idx, bitio.Offset(e.Bit), e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Apply decodes n entry updates from data (svc_CreateStringTable data after
+// Decompress, or svc_UpdateStringTable data) into t and returns the indexes
+// of the entries it changed, in order. An update with a key replaces the
+// entry's key and one with a value replaces its value; what an update leaves
+// out is kept. On error, the entries decoded before the bad one stay applied
+// and their indexes are returned along with an *Error naming the entry and
+// the bit offsets where it starts and where decoding failed. Empty data is
+// accepted as no updates whatever n says, as tables are sometimes created
+// with an entry count but no data.
+func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
+	if n < 0 {
+		return nil, &Error{Table: t.Name, Index: -1, Err: fmt.Errorf("negative entry count %d", n)}
+	}
+	if len(data) == 0 {
+		return nil, nil
+	}
+	r := bitio.NewReader(data)
+	// Every entry takes at least 3 bits, which bounds a useful capacity.
+	changed = make([]int32, 0, min(n, len(data)*8/3+1))
+	var (
+		index   int32 = -1
+		history       = make([]string, 0, historySize)
+		keyBuf  []byte
+	)
+	for i := range n {
+		start := r.Pos()
+		known := false // whether index belongs to this entry yet
+		fail := func(what string, args ...any) error {
+			e := &Error{Table: t.Name, Entry: i, Index: -1, Bit: start, At: r.Pos()}
+			if known {
+				e.Index = index
+			}
+			msg := fmt.Sprintf(what, args...)
+			var oe *bitio.OverflowError
+			if errors.As(r.Err(), &oe) {
+				e.At = oe.Pos
+				e.Err = fmt.Errorf("%s: %w", msg, oe)
+			} else {
+				e.Err = fmt.Errorf("%s at bit %s", msg, bitio.Offset(e.At))
+			}
+			return e
+		}
+
+		if r.Bool() {
+			index++
+		} else {
+			index = int32(min(r.VarUint32(), MaxEntries)) + 1
+		}
+		if r.Overflowed() {
+			return changed, fail("index")
+		}
+		if index >= MaxEntries {
+			return changed, fail("entry index %d out of range (limit %d)", index, MaxEntries)
+		}
+		known = true
+
+		hasKey := r.Bool()
+		var key string
+		if hasKey {
+			keyBuf = keyBuf[:0]
+			if r.Bool() {
+				pos, size := int(r.Bits(5)), int(r.Bits(5))
+				// Like the public parsers, tolerate a position beyond
+				// the history or a length beyond the key: take what
+				// exists.
+				if pos < len(history) {
+					keyBuf = append(keyBuf, history[pos][:min(size, len(history[pos]))]...)
+				}
+			}
+			keyBuf = r.AppendString(keyBuf, MaxKeyLen-len(keyBuf)+1)
+			if r.Overflowed() {
+				return changed, fail("key")
+			}
+			if len(keyBuf) > MaxKeyLen {
+				return changed, fail("key longer than %d bytes", MaxKeyLen)
+			}
+			key = string(keyBuf)
+			if len(history) == historySize {
+				copy(history, history[1:])
+				history = history[:historySize-1]
+			}
+			history = append(history, key)
+		}
+
+		hasValue := r.Bool()
+		if r.Overflowed() {
+			return changed, fail("value flag")
+		}
+		var value []byte
+		if hasValue {
+			var bits uint64
+			compressed := false
+			if t.UserDataFixed {
+				if t.UserDataSizeBits < 0 {
+					return changed, fail("negative fixed value size %d bits", t.UserDataSizeBits)
+				}
+				bits = uint64(t.UserDataSizeBits)
+			} else {
+				if t.Flags&FlagCompressedValues != 0 {
+					compressed = r.Bool()
+				}
+				if t.VarintBitCounts {
+					bits = uint64(r.UBitVar()) * 8
+				} else {
+					bits = uint64(r.Bits(17)) * 8
+				}
+				if r.Overflowed() {
+					return changed, fail("value size")
+				}
+			}
+			if bits > uint64(r.Remaining()) {
+				return changed, fail("value of %d bits exceeds the %d bits left", bits, r.Remaining())
+			}
+			value = r.AppendBits(make([]byte, 0, (bits+7)/8), uint(bits))
+			if compressed {
+				dec, err := decodeSnappy(value, MaxValueSize)
+				if err != nil {
+					return changed, fail("compressed value: %v", err)
+				}
+				value = dec
+			}
+		}
+
+		t.set(index, hasKey, key, hasValue, value)
+		changed = append(changed, index)
+	}
+	return changed, nil
+}
+
+func (t *Table) set(index int32, hasKey bool, key string, hasValue bool, value []byte) {
+	for int(index) >= len(t.Entries) {
+		t.Entries = append(t.Entries, Entry{Index: -1})
+	}
+	e := &t.Entries[index]
+	e.Index = index
+	if hasKey {
+		e.Key = key
+	}
+	if hasValue {
+		e.Value = value
+	}
+}
+
+// decodeSnappy decodes a snappy block, refusing declared lengths above max
+// or beyond what the input could possibly expand to (a snappy element never
+// yields more than 64 bytes per 3 input bytes), so a few corrupt bytes cannot
+// force a large allocation.
+func decodeSnappy(src []byte, max int) ([]byte, error) {
+	n, err := snappy.DecodedLen(src)
+	if err != nil {
+		return nil, fmt.Errorf("snappy: %w", err)
+	}
+	if n > max {
+		return nil, fmt.Errorf("snappy: decoded length %d exceeds limit %d", n, max)
+	}
+	if n > 22*len(src) {
+		return nil, fmt.Errorf("snappy: decoded length %d impossible for %d input bytes", n, len(src))
+	}
+	out, err := snappy.Decode(nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("snappy: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,35 @@
+// Command dembug is a terminal debugger for Source 2 demo files. main only
+// wires the command line, the engine and the UI together.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/dembug/dembug/cli"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() (code int) {
+	// No stack trace ever reaches a user: a panic becomes one line.
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(os.Stderr, "dembug: internal error: %v\n", p)
+			code = 2
+		}
+	}()
+	err := cli.Root(os.Stdout, os.Stderr).Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *cli.ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	fmt.Fprintf(os.Stderr, "dembug: %v\n", err)
+	return 1
+}
