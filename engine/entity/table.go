@@ -131,6 +131,7 @@ type Result struct {
 	EndBit     uint
 	Misaligned bool // data not consumed to within its final byte, or over-read
 	Skipped    bool // a repeated full frame, not applied
+	Deletions  int  // explicit deletions after the updates
 	Err        error
 }
 
@@ -276,6 +277,26 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		if eu != nil {
 			eu.End = r.Pos()
+		}
+	}
+	// Delta messages end with a list of explicit deletions: a count, then
+	// index deltas from -1.
+	if m.IsDelta {
+		start := r.Pos()
+		n := r.UBitVar()
+		if uint(n) > r.Remaining() {
+			return fail(int(m.UpdatedEntries), nil, -1, start, fmt.Errorf("deletion list claims %d entries, %s remain", n, bitio.Size(r.Remaining())))
+		}
+		idx := int32(-1)
+		for i := uint32(0); i < n && !r.Overflowed(); i++ {
+			idx += int32(r.UBitVar())
+			if idx >= 0 && idx < MaxEntities {
+				t.Entities[idx] = nil
+			}
+			res.Deletions++
+		}
+		if rec != nil {
+			rec.DeletionStart, rec.DeletionBits, rec.Deletions = start, r.Pos()-start, int(n)
 		}
 	}
 	res.EndBit = r.Pos()

@@ -64,8 +64,11 @@ type Message struct {
 	Fields   []Field
 	Finishes []fieldpath.OpRecord // the finish op of each update with fields
 	DataBits uint                 // bits in the entity data
-	EndBit   uint                 // where decoding stopped
-	Err      string
+	// The explicit deletion list that ends a delta message.
+	DeletionStart, DeletionBits uint
+	Deletions                   int
+	EndBit                      uint // where decoding stopped
+	Err                         string
 }
 
 // Reset empties the record for reuse.
@@ -74,6 +77,7 @@ func (m *Message) Reset() {
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
 	m.DataBits, m.EndBit, m.Err = 0, 0, ""
+	m.DeletionStart, m.DeletionBits, m.Deletions = 0, 0, 0
 }
 
 // UpdateFields returns the fields of update i.
