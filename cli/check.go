@@ -12,20 +12,20 @@ import (
 
 // CheckResult is one file's summary, as printed by check --json.
 type CheckResult struct {
-	File           string  `json:"file"`
-	Game           string  `json:"game"`
-	Build          int32   `json:"build"`
-	Commands       int     `json:"commands"`
-	LastTick       int32   `json:"last_tick"`
-	Messages       int64   `json:"messages"`
-	PacketEntities int64   `json:"packet_entities"`
-	EntityUpdates  int64   `json:"entity_updates"`
-	Fields         int64   `json:"fields"`
-	Misaligned     int64   `json:"misaligned"`
-	Seconds        float64 `json:"seconds"`
-	Bytes          int     `json:"bytes"`
-	Error          string  `json:"error,omitempty"`
-	FirstMisaligned string `json:"first_misaligned,omitempty"`
+	File            string  `json:"file"`
+	Game            string  `json:"game"`
+	Build           int32   `json:"build"`
+	Commands        int     `json:"commands"`
+	LastTick        int32   `json:"last_tick"`
+	Messages        int64   `json:"messages"`
+	PacketEntities  int64   `json:"packet_entities"`
+	EntityUpdates   int64   `json:"entity_updates"`
+	Fields          int64   `json:"fields"`
+	Misaligned      int64   `json:"misaligned"`
+	Seconds         float64 `json:"seconds"`
+	Bytes           int     `json:"bytes"`
+	Error           string  `json:"error,omitempty"`
+	FirstMisaligned string  `json:"first_misaligned,omitempty"`
 }
 
 // Check decodes a whole file.

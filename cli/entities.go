@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// runTo opens data and decodes every command whose tick is ≤ tick (all of
+// them when tick < 0). Decoding errors are returned with what was decoded.
+func runTo(data []byte, tick int64) (*replay.Replay, error) {
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if tick >= 0 && r.Pos() < len(data) && peekTick(r) > tick {
+			return r, nil
+		}
+		_, err := r.Step()
+		if err == io.EOF {
+			return r, nil
+		}
+		if err != nil {
+			return r, err
+		}
+	}
+}
+
+// peekTick is the tick of the next command without decoding it.
+func peekTick(r *replay.Replay) int64 {
+	cr, err := container.NewReader(r.Data)
+	if err != nil {
+		return -1
+	}
+	cr.Seek(r.Pos(), 0)
+	c, err := cr.Next()
+	if err != nil {
+		return -1
+	}
+	return int64(c.Tick)
+}
+
+// WriteEntities prints one JSON object per live entity.
+func WriteEntities(w io.Writer, t *entity.Table) error {
+	bw := bufio.NewWriter(w)
+	var line []byte
+	for _, e := range t.Entities {
+		if e == nil || e.Class == nil {
+			continue
+		}
+		line = append(line[:0], `{"index":`...)
+		line = strconv.AppendInt(line, int64(e.Index), 10)
+		line = append(line, `,"serial":`...)
+		line = strconv.AppendUint(line, uint64(e.Serial), 10)
+		line = append(line, `,"class":`...)
+		line = strconv.AppendQuote(line, e.Class.Name)
+		line = append(line, `,"fields":{`...)
+		first := true
+		entity.Walk(e.Class.Serializer, e.State, func(name string, _ *schema.Field, v decoder.Value) {
+			if !first {
+				line = append(line, ',')
+			}
+			first = false
+			line = strconv.AppendQuote(line, name)
+			line = append(line, ':')
+			line = v.AppendJSON(line)
+		})
+		line = append(line, "}}\n"...)
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func entitiesCmd() *cobra.Command {
+	var tick int64
+	cmd := &cobra.Command{
+		Use:   "entities FILE",
+		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readFile(args[0])
+			if err != nil {
+				return err
+			}
+			r, runErr := runTo(data, tick)
+			if r != nil {
+				if err := WriteEntities(cmd.OutOrStdout(), r.Entities); err != nil {
+					return err
+				}
+			}
+			if runErr != nil {
+				return fmt.Errorf("%s: %w", args[0], runErr)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
+	return cmd
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// loadSchema decodes commands until the schema is known.
+func loadSchema(data []byte) (*replay.Replay, error) {
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Run(func(*container.Command) bool { return r.Schema != nil }); err != nil {
+		return r, err
+	}
+	if r.Schema == nil {
+		return r, fmt.Errorf("no DEM_SendTables command: the file has no schema")
+	}
+	return r, nil
+}
+
+// DecoderText names a field's decoder with its parameters.
+func DecoderText(f *schema.Field) string {
+	switch f.Model {
+	case schema.VariableArray:
+		return "length + " + f.Elem.Describe()
+	case schema.FixedTable:
+		return "pointer → " + f.Serializer.Name
+	case schema.VariableTable:
+		return "length + " + f.Serializer.Name
+	}
+	s := f.Decoder.Describe()
+	if f.Decoder.Family == decoder.FamDefault {
+		s += " [fallback]"
+	}
+	return s
+}
+
+// WriteSchema prints serializers whose name contains filter (all when empty).
+func WriteSchema(w io.Writer, s *schema.Schema, filter string) int {
+	n := 0
+	for _, ser := range s.Serializers {
+		if filter != "" && !strings.Contains(strings.ToLower(ser.Name), strings.ToLower(filter)) {
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "%s (version %d, %d fields)\n", ser.Name, ser.Version, len(ser.Fields))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  #\tfield\ttype\tencoder\tbits\trange\tflags\tdecoder")
+		for i, f := range ser.Fields {
+			bits, rng, flags := "-", "-", "-"
+			if f.BitCountSet {
+				bits = fmt.Sprint(f.BitCount)
+			}
+			if f.LowSet || f.HighSet {
+				rng = fmt.Sprintf("%g … %g", f.Low, f.High)
+			}
+			if f.EncodeFlags != 0 {
+				flags = decoder.FlagNames(uint32(f.EncodeFlags))
+			}
+			enc := f.Encoder
+			if enc == "" {
+				enc = "-"
+			}
+			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i, f.Name, f.VarType, enc, bits, rng, flags, DecoderText(f))
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	return n
+}
+
+func schemaCmd() *cobra.Command {
+	var class string
+	cmd := &cobra.Command{
+		Use:   "schema FILE [--class NAME]",
+		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readFile(args[0])
+			if err != nil {
+				return err
+			}
+			r, err := loadSchema(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if WriteSchema(cmd.OutOrStdout(), r.Schema, class) == 0 {
+				return fmt.Errorf("no serializer matches %q", class)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
+	return cmd
+}

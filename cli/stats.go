@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// FamilyCounts counts the schema's value-holding fields per decoder family
+// (simple fields, fixed-array elements, variable-array elements).
+func FamilyCounts(s *schema.Schema) map[decoder.Family]int {
+	out := map[decoder.Family]int{}
+	for _, f := range s.Fields {
+		switch f.Model {
+		case schema.Simple, schema.FixedArray:
+			out[f.Decoder.Family]++
+		case schema.VariableArray:
+			out[f.Elem.Family]++
+		}
+	}
+	return out
+}
+
+// FallbackTypes lists the base types read by the fallback decoder, with
+// how many fields have each.
+func FallbackTypes(s *schema.Schema) map[string]int {
+	out := map[string]int{}
+	for _, f := range s.Fields {
+		switch {
+		case (f.Model == schema.Simple || f.Model == schema.FixedArray) && f.Decoder.Family == decoder.FamDefault:
+			out[f.Type.Base]++
+		case f.Model == schema.VariableArray && f.Elem.Family == decoder.FamDefault:
+			out[f.Type.Generic.Base]++
+		}
+	}
+	return out
+}
+
+// WriteStats prints the decoder-family table of a decoded replay.
+func WriteStats(w io.Writer, r *replay.Replay) {
+	counts := FamilyCounts(r.Schema)
+	var total int64
+	for _, c := range r.Entities.Stats.Calls {
+		total += c
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "decoder\tfields\tcalls\tshare\t")
+	for _, fam := range decoder.Families() {
+		calls := r.Entities.Stats.Calls[fam]
+		if counts[fam] == 0 && calls == 0 {
+			continue
+		}
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(calls) / float64(total)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", fam, counts[fam], calls, share)
+	}
+	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema.Fields), total)
+	tw.Flush()
+	fb := FallbackTypes(r.Schema)
+	if len(fb) == 0 {
+		fmt.Fprintln(w, "\nno field fell back to the default decoder")
+		return
+	}
+	types := make([]string, 0, len(fb))
+	for t := range fb {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if fb[types[i]] != fb[types[j]] {
+			return fb[types[i]] > fb[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	fmt.Fprintf(w, "\n%d types fell back to the default decoder (unsigned varint); check these first after a patch:\n", len(types))
+	for _, t := range types {
+		fmt.Fprintf(w, "  %-40s %d fields\n", t, fb[t])
+	}
+}
+
+func statsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats FILE",
+		Short: "Decoder-family table: fields per decoder in the schema, decoder calls over the file, share of calls",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readFile(args[0])
+			if err != nil {
+				return err
+			}
+			r, runErr := runTo(data, -1)
+			if r != nil && r.Schema != nil {
+				WriteStats(cmd.OutOrStdout(), r)
+			}
+			if runErr != nil {
+				return fmt.Errorf("%s: %w", args[0], runErr)
+			}
+			return nil
+		},
+	}
+}
