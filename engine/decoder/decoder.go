@@ -37,6 +37,7 @@ const (
 	FamHandle                         // unsigned varint holding an entity handle
 	FamUnsignedMinusOne               // unsigned varint minus one (e.g. ammo clips)
 	FamPolyPointer                    // presence bit, then the index of the chosen serializer
+	FamBinaryBlock                    // varint byte count, then that many bytes
 	famCount
 )
 
@@ -63,6 +64,7 @@ var familyNames = [famCount]string{
 	FamHandle:           "handle",
 	FamUnsignedMinusOne: "unsigned varint − 1",
 	FamPolyPointer:      "polymorphic pointer",
+	FamBinaryBlock:      "binary block",
 }
 
 func (f Family) String() string {
@@ -124,9 +126,17 @@ func (d *Decoder) Decode(r *bitio.Reader) Value {
 			return Value{Kind: KindInt, U: ^uint64(0)} // -1: absent
 		}
 		return Value{Kind: KindInt, U: uint64(r.UBitVar())}
+	case FamBinaryBlock:
+		n := uint(r.VarUint32())
+		if n*8 > r.Remaining() {
+			r.Skip(n * 8) // marks the overflow without allocating
+			return Value{Kind: KindString}
+		}
+		var buf [MaxStringBytes]byte
+		return StringBytes(r.AppendBits(buf[:0], n*8))
 	case FamString:
 		var buf [MaxStringBytes]byte
-		return Value{Kind: KindString, S: string(r.AppendString(buf[:0], MaxStringBytes))}
+		return StringBytes(r.AppendString(buf[:0], MaxStringBytes))
 	case FamVector:
 		v := Value{Kind: KindVector, N: d.Components}
 		for i := 0; i < int(d.Components); i++ {
@@ -190,7 +200,7 @@ func (d *Decoder) Float(r *bitio.Reader) float64 {
 	case FamCoord:
 		return coord(r)
 	case FamSimTime:
-		return float64(r.VarUint32()) * float64(d.TickInterval)
+		return float64(float32(r.VarUint32()) * d.TickInterval) // float32, as Valve's client
 	case FamRuneTime:
 		return float64(math.Float32frombits(r.Bits(4)))
 	}

@@ -21,14 +21,14 @@ const (
 	KindHandle      // U: entity handle (index in the low bits, serial above)
 )
 
-// Value is one decoded field value. It is a plain struct so that storing it
-// needs no allocation; only strings reference memory.
+// Value is one decoded field value. It holds no pointer (strings are
+// interned, U holding their id), so entity state is invisible to the garbage
+// collector's scan and copying it is a plain memory copy.
 type Value struct {
 	Kind Kind
 	N    uint8 // vector components
 	U    uint64
 	F    [4]float64
-	S    string
 }
 
 // Bool, Uint, Int, Float make values of one kind.
@@ -41,7 +41,19 @@ func Bool(b bool) Value {
 func Uint(u uint64) Value   { return Value{Kind: KindUint, U: u} }
 func Int(i int64) Value     { return Value{Kind: KindInt, U: uint64(i)} }
 func Float(f float64) Value { return Value{Kind: KindFloat, F: [4]float64{f}} }
-func String(s string) Value { return Value{Kind: KindString, S: s} }
+func String(s string) Value { return Value{Kind: KindString, U: intern(s)} }
+
+// StringBytes makes a string value from bytes without allocating when the
+// string was seen before.
+func StringBytes(b []byte) Value { return Value{Kind: KindString, U: internBytes(b)} }
+
+// Str is the string of a KindString value.
+func (v Value) Str() string {
+	if v.Kind != KindString {
+		return ""
+	}
+	return lookup(v.U)
+}
 func Handle(u uint64) Value { return Value{Kind: KindHandle, U: u} }
 func Vector(c ...float64) Value {
 	v := Value{Kind: KindVector, N: uint8(len(c))}
@@ -72,7 +84,7 @@ func (v Value) HandleSerial() int { return int(v.U >> HandleIndexBits) }
 
 // Equal compares two values exactly (floats by bits, so NaN equals itself).
 func (v Value) Equal(w Value) bool {
-	if v.Kind != w.Kind || v.N != w.N || v.U != w.U || v.S != w.S {
+	if v.Kind != w.Kind || v.N != w.N || v.U != w.U {
 		return false
 	}
 	for i := range v.F {
@@ -111,7 +123,7 @@ func (v Value) AppendText(b []byte) []byte {
 		}
 		return append(b, ']')
 	case KindString:
-		return strconv.AppendQuote(b, v.S)
+		return strconv.AppendQuote(b, v.Str())
 	case KindHandle:
 		if v.U == HandleInvalid {
 			return append(b, "null handle"...)
@@ -156,10 +168,11 @@ func (v Value) AppendJSON(b []byte) []byte {
 		}
 		return append(b, ']')
 	case KindString:
-		if !utf8.ValidString(v.S) {
-			return appendJSONString(b, strings.ToValidUTF8(v.S, "\uFFFD"))
+		s := v.Str()
+		if !utf8.ValidString(s) {
+			return appendJSONString(b, strings.ToValidUTF8(s, "\uFFFD"))
 		}
-		return appendJSONString(b, v.S)
+		return appendJSONString(b, s)
 	}
 	return append(b, "null"...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
@@ -51,6 +52,10 @@ type Table struct {
 	Entities    [MaxEntities]*Entity
 	Stats       Stats
 
+	// Game is taken from the schema given to SetClasses; it decides
+	// whether delta messages end with a deletion list.
+	Game game.Game
+
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
@@ -81,6 +86,9 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 			return fmt.Errorf("class id %d out of range", c.ID)
 		}
 		maxID = max(maxID, c.ID)
+	}
+	if s != nil {
+		t.Game = s.Game
 	}
 	t.Classes = make([]*Class, maxID+1)
 	for _, c := range cs {
@@ -280,8 +288,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 	}
 	// Delta messages end with a list of explicit deletions: a count, then
-	// index deltas from -1.
-	if m.IsDelta {
+	// index deltas from -1, in the games that send one (HasDeletionList).
+	if m.IsDelta && HasDeletionList(t.Game) {
 		start := r.Pos()
 		n := r.UBitVar()
 		if uint(n) > r.Remaining() {
@@ -315,6 +323,15 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	}
 	return res
 }
+
+// HasDeletionList reports whether a game's delta packet-entities messages
+// end with an explicit deletion list (Dota 2, and games we do not know).
+// CS2's and Deadlock's do not; entities are deleted only by an update's
+// delete command. Evidence: in the shared CS2 and Deadlock replays the bits
+// left after the last update are spread evenly over 0..7, i.e. byte padding,
+// while a list needs at least 6 bits for its count; public CS2 parsers read
+// no list either. Dota's replay carries the list in every delta message.
+func HasDeletionList(g game.Game) bool { return g != game.CS2 && g != game.Deadlock }
 
 func rec0(rec *provenance.Message) []provenance.EntityUpdate {
 	if rec == nil {

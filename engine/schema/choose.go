@@ -25,6 +25,8 @@ var (
 	decQAngleCoord   = &decoder.Decoder{Family: decoder.FamQAngleCoord}
 	decQAnglePrecise = &decoder.Decoder{Family: decoder.FamQAnglePrecise}
 	decMinusOne      = &decoder.Decoder{Family: decoder.FamUnsignedMinusOne}
+	decPolyPointer   = &decoder.Decoder{Family: decoder.FamPolyPointer}
+	decBinaryBlock   = &decoder.Decoder{Family: decoder.FamBinaryBlock}
 )
 
 // fixedDecoders is step 2 of the seed document: types whose decoder never
@@ -53,6 +55,7 @@ var fixedDecoders = map[string]*decoder.Decoder{
 // mostly fix values, not alignment; strings and 64-bit ids change the bits.
 var cs2FixedDecoders = map[string]*decoder.Decoder{
 	"CGlobalSymbol":        decString,
+	"CUtlBinaryBlock":      decBinaryBlock,
 	"ResourceId_t":         decUnsigned64,
 	"HSequence":            decSigned,
 	"CEntityIndex":         decSigned,
@@ -93,10 +96,15 @@ func chooseModel(f *Field, g game.Game) {
 	t := &f.Type
 	switch {
 	case f.Serializer != nil:
-		if t.Pointer || pointerTypes[g][t.Base] {
+		switch {
+		case len(f.Polymorphic) > 0:
+			// Polymorphic pointer: presence bit, then which serializer.
+			f.Model, f.Decoder = FixedTable, decPolyPointer
+			f.Why = fmt.Sprintf("polymorphic pointer to %s (%d alternatives): 1 presence bit, then a ubitvar serializer index", t.Base, len(f.Polymorphic))
+		case t.Pointer || pointerTypes[g][t.Base]:
 			f.Model, f.Decoder = FixedTable, decBool
 			f.Why = "nested serializer behind a pointer: 1 presence bit"
-		} else {
+		default:
 			f.Model, f.Decoder = VariableTable, decUnsigned
 			f.Why = "vector of nested serializers: unsigned varint length"
 		}
@@ -111,7 +119,7 @@ func chooseModel(f *Field, g game.Game) {
 			f.Problem = "variable array without an element type"
 			return
 		}
-		f.Elem, f.ElemWhy = chooseByType(t.Generic.Base, g)
+		f.Elem, f.ElemWhy = chooseElem(f, g)
 	default:
 		f.Model = Simple
 		f.Decoder, f.Why = chooseDecoder(f, g)
@@ -132,13 +140,67 @@ func chooseByType(base string, g game.Game) (*decoder.Decoder, string) {
 	return decDefault, base + " has no known decoder → unsigned varint (fallback)"
 }
 
+// chooseElem picks a variable array's element decoder. For Dota 2 the seed
+// document's rule holds: the element type alone (steps 2 and 3). CS2 and
+// Deadlock network vectors of floats, vectors and angles whose element
+// format depends on the array field's own settings (m_PredFloatVariables is
+// CNetworkUtlVectorBase< float32 > with 32 bits, m_ragAngles is
+// CNetworkUtlVectorBase< QAngle > with 13 bits, m_ragPos is
+// CNetworkUtlVectorBase< Vector > with encoder coord), so there the
+// element type goes through the same factories as a simple field, with the
+// array field's encoder, bit count and range.
+func chooseElem(f *Field, g game.Game) (*decoder.Decoder, string) {
+	base := f.Type.Generic.Base
+	if g == game.Dota2 {
+		return chooseByType(base, g)
+	}
+	d, why := decoderFor(f, base, g)
+	return d, "element " + why
+}
+
 // chooseDecoder is the seed document's full order: factories for types
 // whose settings matter, then fixed types, then the fallback.
 func chooseDecoder(f *Field, g game.Game) (*decoder.Decoder, string) {
-	base := f.Type.Base
-	if g != game.Dota2 && f.Name == "m_iClip1" {
-		return decMinusOne, "m_iClip1 is sent plus one → unsigned varint − 1"
+	if g != game.Dota2 {
+		if d, why, ok := chooseByVarSerializer(f); ok {
+			return d, why
+		}
 	}
+	return decoderFor(f, f.Type.Base, g)
+}
+
+// chooseByVarSerializer applies CS2 and Deadlock rules keyed on the field's
+// var_serializer (or, where older schemas lack it, its name). Dota 2's
+// schema carries no var_serializer, and its table stays the seed's.
+//
+// "minusone" fields (m_iClip1, m_iClip2, m_hSequence, …) are sent plus
+// one so that the common -1 costs a single zero byte: read an unsigned
+// varint and subtract one. Read as zigzag varints instead, sequence indexes
+// come out as -8 or -3 and empty clips as 0 rather than -1.
+func chooseByVarSerializer(f *Field) (*decoder.Decoder, string, bool) {
+	switch {
+	case f.VarSerializer == "minusone" && isIntegerType(f.Type.Base) && f.Type.Count == 0:
+		return decMinusOne, f.Type.Base + " with serializer minusone (sent plus one) → unsigned varint − 1", true
+	case f.Name == "m_iClip1" && f.Type.Count == 0:
+		return decMinusOne, "m_iClip1 is sent plus one → unsigned varint − 1", true
+	}
+	return nil, "", false
+}
+
+// isIntegerType reports whether base is read as a 32-bit varint integer
+// (the plain integer types and the handle-like index types).
+func isIntegerType(base string) bool {
+	switch base {
+	case "int8", "int16", "int32", "uint8", "uint16", "uint32", "HSequence", "CEntityIndex", "AmmoIndex_t":
+		return true
+	}
+	return false
+}
+
+// decoderFor chooses the decoder for a value of type base carrying f's
+// settings (f's own type for simple fields and fixed arrays, the element
+// type for variable arrays outside Dota 2).
+func decoderFor(f *Field, base string, g game.Game) (*decoder.Decoder, string) {
 	switch base {
 	case "float32":
 		return floatDecoder(f, g)
@@ -214,12 +276,21 @@ func quantized(f *Field) (*decoder.Decoder, string) {
 	return &decoder.Decoder{Family: decoder.FamQuantized, Q: &q}, "quantized float"
 }
 
+// simTickInterval is each game's server tick interval, which turns the
+// simulation-time tick counts into seconds. CS2 and Deadlock both run at 64
+// ticks a second: svc_ServerInfo says 0.015625 in every shared replay, and
+// Deadlock's raw-float game times (m_timeLastUpdate 15.92 s at tick 1020)
+// agree with 1/64, not 1/60.
+var simTickInterval = map[game.Game]float32{
+	game.Dota2:    1.0 / 30,
+	game.CS2:      1.0 / 64,
+	game.Deadlock: 1.0 / 64,
+}
+
 func simTime(g game.Game) *decoder.Decoder {
-	ti := float32(1.0 / 30)
-	if g == game.CS2 {
-		ti = 1.0 / 64
-	} else if g == game.Deadlock {
-		ti = 1.0 / 60
+	ti, ok := simTickInterval[g]
+	if !ok {
+		ti = 1.0 / 30
 	}
 	return &decoder.Decoder{Family: decoder.FamSimTime, TickInterval: ti}
 }

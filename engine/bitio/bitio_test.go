@@ -1,0 +1,118 @@
+package bitio
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestVarintEdges(t *testing.T) {
+	cases := []struct {
+		data []byte
+		u32  uint32
+		n    uint
+	}{
+		{[]byte{0x00}, 0, 8},
+		{[]byte{0x7f}, 127, 8},
+		{[]byte{0x80, 0x01}, 128, 16},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, 0xffffffff, 40},
+		// A 10-byte encoding of -1 as int32: VarUint32 stops after 5 bytes.
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 0xffffffff, 40},
+	}
+	for _, c := range cases {
+		r := NewReader(c.data)
+		if got := r.VarUint32(); got != c.u32 || r.Pos() != c.n {
+			t.Errorf("% x: got %d after %d bits, want %d after %d", c.data, got, r.Pos(), c.u32, c.n)
+		}
+	}
+	r := NewReader([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	if got := r.VarUint64(); got != ^uint64(0) || r.Pos() != 80 {
+		t.Errorf("10-byte varint = %d after %d bits", got, r.Pos())
+	}
+	if v := NewReader([]byte{3}).VarInt32(); v != -2 {
+		t.Errorf("zigzag 3 = %d, want -2", v)
+	}
+}
+
+func TestUBitVar(t *testing.T) {
+	var w Writer
+	w.Bits(0x25, 6) // prefix 0x20: 8 more bits
+	w.Bits(0xab, 8)
+	r := NewReader(w.Bytes())
+	if got := r.UBitVar(); got != 0xab<<4|5 || r.Pos() != 14 {
+		t.Fatalf("UBitVar = %#x after %d bits", got, r.Pos())
+	}
+}
+
+func TestOverflowNamesOffset(t *testing.T) {
+	r := NewReader([]byte{0xff})
+	r.Bits(5)
+	r.Bits(5)
+	if !r.Overflowed() {
+		t.Fatal("no overflow")
+	}
+	if got := r.Err().Error(); got != "read past end of data at bit 0x0.5 (data is 1 byte)" {
+		t.Fatalf("error %q", got)
+	}
+}
+
+func TestOffsetAndSize(t *testing.T) {
+	if Offset(0x1a*8+3) != "0x1a.3" || Size(21) != "2 bytes 5 bits" || Size(8) != "1 byte" || Size(1) != "1 bit" {
+		t.Fatal(Offset(0x1a*8+3), Size(21), Size(8), Size(1))
+	}
+}
+
+// Everything the writer writes, the reader reads back, bit for bit.
+func TestWriterReaderRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		kinds := make([]int, n)
+		vals := make([]uint64, n)
+		widths := make([]uint, n)
+		var w Writer
+		for i := range kinds {
+			kinds[i] = rapid.IntRange(0, 4).Draw(t, "kind")
+			vals[i] = rapid.Uint64().Draw(t, "v")
+			switch kinds[i] {
+			case 0:
+				widths[i] = uint(rapid.IntRange(0, 64).Draw(t, "w"))
+				if widths[i] < 64 {
+					vals[i] &= 1<<widths[i] - 1
+				}
+				w.Bits(vals[i], widths[i])
+			case 1:
+				w.VarUint64(vals[i])
+			case 2:
+				vals[i] &= 0xffffffff
+				w.UBitVar(uint32(vals[i]))
+			case 3:
+				vals[i] &= 0x7fffffff
+				w.UBitVarFP(uint32(vals[i]))
+			case 4:
+				w.VarInt64(int64(vals[i]))
+			}
+		}
+		r := NewReader(w.Bytes())
+		for i := range kinds {
+			var got uint64
+			switch kinds[i] {
+			case 0:
+				got = r.Bits64(widths[i])
+			case 1:
+				got = r.VarUint64()
+			case 2:
+				got = uint64(r.UBitVar())
+			case 3:
+				got = uint64(r.UBitVarFP())
+			case 4:
+				got = uint64(r.VarInt64())
+			}
+			if got != vals[i] {
+				t.Fatalf("item %d kind %d: got %#x, want %#x", i, kinds[i], got, vals[i])
+			}
+		}
+		if r.Pos() != w.Len() || r.Overflowed() {
+			t.Fatalf("read %d bits of %d (overflow %v)", r.Pos(), w.Len(), r.Overflowed())
+		}
+	})
+}

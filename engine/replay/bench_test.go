@@ -1,0 +1,137 @@
+package replay_test
+
+import (
+	"testing"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// signonEnd decodes up to the first in-game packet (the first DEM_Packet
+// after DEM_SyncTick) and returns the replay there.
+func signonEnd(tb testing.TB, data []byte) *replay.Replay {
+	r, err := replay.Open(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	synced := false
+	err = r.Run(func(c *container.Command) bool {
+		if c.Kind == container.SyncTick {
+			synced = true
+		}
+		return synced
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+func reportFields(b *testing.B, fields int64) {
+	b.ReportMetric(float64(fields)/b.Elapsed().Seconds(), "fields/s")
+}
+
+// BenchmarkDecodeWhole decodes the whole Dota 2 replay, start-up included.
+func BenchmarkDecodeWhole(b *testing.B) {
+	_, data := testreplays.Read(b, "dota2")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var fields int64
+	for b.Loop() {
+		r, err := replay.Open(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Run(nil); err != nil {
+			b.Fatal(err)
+		}
+		fields += r.Entities.Stats.Fields + r.Entities.Stats.BaselineFields
+	}
+	reportFields(b, fields)
+}
+
+// BenchmarkDecodeSignon decodes the signon only: header, schema, string
+// tables, class info and baselines.
+func BenchmarkDecodeSignon(b *testing.B) {
+	_, data := testreplays.Read(b, "dota2")
+	r := signonEnd(b, data)
+	b.SetBytes(int64(r.Pos()))
+	b.ReportAllocs()
+	for b.Loop() {
+		signonEnd(b, data)
+	}
+}
+
+func benchInGame(b *testing.B, record bool) {
+	_, data := testreplays.Read(b, "dota2")
+	r := signonEnd(b, data)
+	b.SetBytes(int64(len(data) - r.Pos()))
+	b.ReportAllocs()
+	var rec provenance.Message
+	var fields int64
+	for b.Loop() {
+		b.StopTimer()
+		r := signonEnd(b, data)
+		before := r.Entities.Stats.Fields
+		if record {
+			r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
+		}
+		b.StartTimer()
+		if err := r.Run(nil); err != nil {
+			b.Fatal(err)
+		}
+		fields += r.Entities.Stats.Fields - before
+		if record {
+			fields += 0
+		}
+	}
+	reportFields(b, fields)
+}
+
+// BenchmarkDecodeInGame decodes the in-game packets (after the signon)
+// without recording.
+func BenchmarkDecodeInGame(b *testing.B) { benchInGame(b, false) }
+
+// BenchmarkDecodeInGameRecording decodes the same packets recording every
+// field's provenance.
+func BenchmarkDecodeInGameRecording(b *testing.B) { benchInGame(b, true) }
+
+// BenchmarkEntityFields applies the in-game packet-entities messages alone to
+// the state at the end of the signon: the field-decoding throughput.
+func BenchmarkEntityFields(b *testing.B) {
+	_, data := testreplays.Read(b, "dota2")
+	r := signonEnd(b, data)
+	var msgs []messages.PacketEntities
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		c := *m
+		c.EntityData = append([]byte(nil), m.EntityData...)
+		msgs = append(msgs, c)
+	}
+	if err := r.Run(nil); err != nil {
+		b.Fatal(err)
+	}
+	var bytes int64
+	for _, m := range msgs {
+		bytes += int64(len(m.EntityData))
+	}
+	b.SetBytes(bytes)
+	b.ReportAllocs()
+	var fields int64
+	for b.Loop() {
+		b.StopTimer()
+		t := signonEnd(b, data).Entities
+		b.StartTimer()
+		for i := range msgs {
+			res := t.Apply(&msgs[i], nil)
+			if res.Misaligned {
+				b.Fatalf("message %d misaligned: %v", i, res.Err)
+			}
+			fields += int64(res.Fields)
+		}
+	}
+	reportFields(b, fields)
+}

@@ -1,0 +1,67 @@
+// Package testreplays finds the shared real replays for tests and
+// benchmarks. They live beside the repository (../shared/replays) and are
+// never committed; DEMBUG_REPLAYS overrides the location.
+package testreplays
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// EnvVar overrides where the replays are.
+const EnvVar = "DEMBUG_REPLAYS"
+
+// Dir returns the replay folder, or "" when it cannot be found.
+func Dir() string {
+	if d := os.Getenv(EnvVar); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		cand := filepath.Join(d, "shared", "replays")
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return cand
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// Require returns the replay folder or skips the test with a clear message.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	d := Dir()
+	if d == "" {
+		tb.Skipf("shared replays not found: put them in ../shared/replays beside the repository or set %s", EnvVar)
+	}
+	return d
+}
+
+// Files lists the .dem files of one game folder ("dota2", "cs2", "deadlock"),
+// skipping the test when there are none.
+func Files(tb testing.TB, game string) []string {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join(Require(tb), game, "*.dem"))
+	if len(files) == 0 {
+		tb.Skipf("no %s replays in %s", game, Dir())
+	}
+	sort.Strings(files)
+	return files
+}
+
+// Read returns the bytes of the first replay of a game.
+func Read(tb testing.TB, game string) (string, []byte) {
+	tb.Helper()
+	path := Files(tb, game)[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("reading %s: %v", path, err)
+	}
+	return path, data
+}
