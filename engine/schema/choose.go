@@ -27,6 +27,7 @@ var (
 	decMinusOne      = &decoder.Decoder{Family: decoder.FamUnsignedMinusOne}
 	decPolyPointer   = &decoder.Decoder{Family: decoder.FamPolyPointer}
 	decBinaryBlock   = &decoder.Decoder{Family: decoder.FamBinaryBlock}
+	decQAngleNoScale = &decoder.Decoder{Family: decoder.FamVector, Components: 3, Elem: decNoScale}
 )
 
 // fixedDecoders is step 2 of the seed document: types whose decoder never
@@ -179,9 +180,9 @@ func chooseDecoder(f *Field, g game.Game) (*decoder.Decoder, string) {
 // come out as -8 or -3 and empty clips as 0 rather than -1.
 func chooseByVarSerializer(f *Field) (*decoder.Decoder, string, bool) {
 	switch {
-	case f.VarSerializer == "minusone" && isIntegerType(f.Type.Base) && f.Type.Count == 0:
+	case f.VarSerializer == "minusone" && isIntegerType(f.Type.Base):
 		return decMinusOne, f.Type.Base + " with serializer minusone (sent plus one) → unsigned varint − 1", true
-	case f.Name == "m_iClip1" && f.Type.Count == 0:
+	case f.Name == "m_iClip1":
 		return decMinusOne, "m_iClip1 is sent plus one → unsigned varint − 1", true
 	}
 	return nil, "", false
@@ -220,6 +221,12 @@ func decoderFor(f *Field, base string, g game.Game) (*decoder.Decoder, string) {
 		case f.Encoder == "qangle_pitch_yaw":
 			return &decoder.Decoder{Family: decoder.FamQAnglePitchYaw, Bits: uint8(f.BitCount)},
 				fmt.Sprintf("QAngle with encoder qangle_pitch_yaw → pitch and yaw, %d bits each", f.BitCount)
+		case f.BitCount == 32 && g != game.Dota2:
+			// CS2 and Deadlock send 32-bit QAngles as three raw floats, even
+			// with encoder qangle_precise (CBodyComponentBaseModelEntity's
+			// m_angRotation). Read as 32-bit fixed-point angles, aim punch
+			// comes out near 270°; as floats it is the few degrees it is.
+			return decQAngleNoScale, "QAngle with 32 bits → three raw 32-bit floats"
 		case f.Encoder == "qangle_precise" && g != game.Dota2:
 			return decQAnglePrecise, "QAngle with encoder qangle_precise → presence bits, 20-bit angles"
 		case f.BitCount > 0 && f.BitCount <= 32:
