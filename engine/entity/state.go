@@ -18,9 +18,26 @@ const MaxArrayLen = 1 << 14
 
 // Node holds the values at one level of a field path. Kids[i] holds the
 // level below field i (array elements, nested serializer fields).
+//
+// Nodes are copied on write: a new entity shares its class baseline's nodes
+// and copies only the nodes its updates write to, so creating an entity
+// costs one copy of the top level instead of the whole baseline tree. A node
+// may be written only by the owner that copied it (owner 0 is the baseline).
 type Node struct {
-	Vals []decoder.Value
-	Kids []*Node
+	Vals  []decoder.Value
+	Kids  []*Node
+	owner uint32
+}
+
+// cowCopy is a writable copy of n for owner: values copied, children shared
+// until written.
+func (n *Node) cowCopy(owner uint32) *Node {
+	c := &Node{Vals: make([]decoder.Value, len(n.Vals), max(len(n.Vals), cap(n.Vals))), owner: owner}
+	copy(c.Vals, n.Vals)
+	if len(n.Kids) > 0 {
+		c.Kids = append([]*Node(nil), n.Kids...)
+	}
+	return c
 }
 
 func (n *Node) set(i int32, v decoder.Value) {
@@ -55,7 +72,9 @@ func growVals(v []decoder.Value, n int) []decoder.Value {
 	return nv
 }
 
-func (n *Node) kid(i int32, size int) *Node {
+// kid returns a node below slot i that owner may write, creating it or
+// copying a shared one.
+func (n *Node) kid(i int32, size int, owner uint32) *Node {
 	if int(i) >= len(n.Kids) {
 		if int(i) < cap(n.Kids) {
 			n.Kids = n.Kids[:i+1]
@@ -67,7 +86,10 @@ func (n *Node) kid(i int32, size int) *Node {
 	}
 	k := n.Kids[i]
 	if k == nil {
-		k = &Node{Vals: make([]decoder.Value, 0, size)}
+		k = &Node{Vals: make([]decoder.Value, 0, size), owner: owner}
+		n.Kids[i] = k
+	} else if k.owner != owner {
+		k = k.cowCopy(owner)
 		n.Kids[i] = k
 	}
 	return k
@@ -78,7 +100,7 @@ func (n *Node) Clone() *Node {
 	if n == nil {
 		return nil
 	}
-	c := &Node{Vals: append([]decoder.Value(nil), n.Vals...)}
+	c := &Node{Vals: append([]decoder.Value(nil), n.Vals...), owner: n.owner}
 	if len(n.Kids) > 0 {
 		c.Kids = make([]*Node, len(n.Kids))
 		for i, k := range n.Kids {
@@ -107,7 +129,8 @@ type PathError struct {
 func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
 
 // resolve walks serializer and state together along p.
-func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, error) {
+// node must be writable by owner.
+func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32) (target, error) {
 	for i := 0; ; i++ {
 		idx := p.Idx[i]
 		if int(idx) >= len(ser.Fields) {
@@ -128,7 +151,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, err
 			if int(k) >= f.Type.Count {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, f.Name, f.Type.Count)}
 			}
-			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count), slot: k, field: f, elem: true}, nil
+			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count, owner), slot: k, field: f, elem: true}, nil
 		case schema.FixedTable:
 			if i == p.Last {
 				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
@@ -139,7 +162,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, err
 					next = f.Polymorphic[pi]
 				}
 			}
-			ser, node = next, node.kid(idx, len(next.Fields))
+			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
 			if i == p.Last {
 				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
@@ -151,7 +174,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, err
 			if k >= MaxArrayLen {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
 			}
-			return target{dec: f.Elem, node: node.kid(idx, 8), slot: k, field: f, elem: true}, nil
+			return target{dec: f.Elem, node: node.kid(idx, 8, owner), slot: k, field: f, elem: true}, nil
 		case schema.VariableTable:
 			if i == p.Last {
 				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
@@ -163,7 +186,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path) (target, err
 			if i+1 == p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", f.Name)}
 			}
-			ser, node = f.Serializer, node.kid(idx, 4).kid(k, len(f.Serializer.Fields))
+			ser, node = f.Serializer, node.kid(idx, 4, owner).kid(k, len(f.Serializer.Fields), owner)
 			i++
 		}
 	}

@@ -32,7 +32,8 @@ type Entity struct {
 	Serial uint32
 	Class  *Class
 	State  *Node
-	Active bool // in the PVS (false after a leave)
+	Active bool   // in the PVS (false after a leave)
+	owner  uint32 // copy-on-write token of this entity's state nodes
 }
 
 // Stats counts the work done, for check and stats.
@@ -59,6 +60,7 @@ type Table struct {
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
+	owners     uint32 // last copy-on-write token handed out
 	paths      []fieldpath.Path
 	ops        []fieldpath.OpRecord
 	br         bitio.Reader
@@ -151,7 +153,7 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
 		var r bitio.Reader
 		r.Reset(data)
-		nf, err := t.readFields(&r, c, n, nil, 0)
+		nf, err := t.readFields(&r, c, n, 0, nil, 0)
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
 			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)
@@ -229,7 +231,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			if err != nil {
 				return fail(u, nil, index, start, err)
 			}
-			e = &Entity{Index: index, Serial: serial, Class: c, State: base.Clone(), Active: true}
+			t.owners++
+			e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(t.owners), Active: true, owner: t.owners}
 			t.Entities[index] = e
 			withFields = true
 			if eu != nil {
@@ -276,7 +279,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		t.Stats.Updates++
 		res.Updates++
 		if withFields {
-			nf, err := t.readFields(r, e.Class, e.State, rec, len(rec0(rec))-1)
+			nf, err := t.readFields(r, e.Class, e.State, e.owner, rec, len(rec0(rec))-1)
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
 			if err != nil {
@@ -341,7 +344,7 @@ func rec0(rec *provenance.Message) []provenance.EntityUpdate {
 }
 
 // readFields reads one update's field paths and then their values into state.
-func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, rec *provenance.Message, update int) (int, error) {
+func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32, rec *provenance.Message, update int) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
 		t.ops = t.ops[:0]
@@ -363,7 +366,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, rec *provenan
 	ser := c.Serializer
 	for i := range paths {
 		p := &paths[i]
-		tg, err := resolve(ser, state, p)
+		tg, err := resolve(ser, state, p, owner)
 		if err != nil {
 			return i, err
 		}
