@@ -15,8 +15,8 @@ func TestCheckDota2(t *testing.T) {
 	if res.Error != "" || res.Misaligned != 0 || res.FirstMisaligned != "" {
 		t.Fatalf("check: error %q, %d misaligned (%s)", res.Error, res.Misaligned, res.FirstMisaligned)
 	}
-	if res.Game != "dota2" || res.LastTick != 812 || res.Commands != 424 {
-		t.Fatalf("game %s, last tick %d, %d commands; want dota2, 812, 424", res.Game, res.LastTick, res.Commands)
+	if res.Game != "dota2" || res.LastTick != 812 || res.Commands != 426 {
+		t.Fatalf("game %s, last tick %d, %d commands; want dota2, 812, 426", res.Game, res.LastTick, res.Commands)
 	}
 	if res.EntityUpdates < 10000 || res.Fields < 30000 {
 		t.Fatalf("only %d updates and %d fields decoded", res.EntityUpdates, res.Fields)

@@ -87,16 +87,16 @@ func decodeWhole(t *testing.T, path string) *replay.Replay {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	var last container.Kind
-	r.Hooks.Command = func(c *container.Command) { last = c.Kind }
+	sawStop := false
+	r.Hooks.Command = func(c *container.Command) { sawStop = sawStop || c.Kind == container.Stop }
 	if err := r.Run(nil); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	if !r.Done {
 		t.Fatalf("stopped before the end, at byte %d of %d", r.Pos(), len(data))
 	}
-	if last != container.Stop {
-		t.Errorf("last command was %s, want DEM_Stop", last)
+	if !sawStop {
+		t.Errorf("no DEM_Stop command")
 	}
 	if r.Stats.PacketEntities == 0 {
 		t.Fatalf("no packet-entities messages decoded in %d commands", r.Stats.Commands)

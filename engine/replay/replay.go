@@ -59,6 +59,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrNoStop says the data ended before the DEM_Stop command.
+var ErrNoStop = errors.New("file ends before DEM_Stop: truncated")
+
 // Hooks let callers watch or record a run. All are optional.
 type Hooks struct {
 	// Record is asked before each packet-entities message; a non-nil
@@ -90,6 +93,7 @@ type Replay struct {
 	FirstMisaligned *Error
 	Done            bool // DEM_Stop seen or end of data reached
 
+	sawStop bool
 	cr      *container.Reader
 	classes []messages.Class
 	inner   []messages.Inner
@@ -137,6 +141,16 @@ func (r *Replay) Step() (container.Command, error) {
 	c, err := r.cr.Next()
 	if err == io.EOF {
 		r.Done = true
+		// A cut at a command boundary frames cleanly; only the missing
+		// DEM_Stop, or a file-info offset past the end, shows the loss.
+		loc := Location{Command: r.Stats.Commands, Offset: len(r.Data), Kind: container.Stop, Tick: r.Tick, Message: -1}
+		if !r.sawStop {
+			return c, &Error{Loc: loc, Game: r.Game, Err: ErrNoStop}
+		}
+		if fi := int(r.cr.Header.FileInfoOffset); fi >= len(r.Data) {
+			loc.Kind = container.FileInfo
+			return c, &Error{Loc: loc, Game: r.Game, Err: fmt.Errorf("header says DEM_FileInfo is at byte %d, past the end of the %d-byte file: truncated", fi, len(r.Data))}
+		}
 		return c, io.EOF
 	}
 	loc := Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick, Message: -1}
@@ -158,7 +172,7 @@ func (r *Replay) Step() (container.Command, error) {
 		return c, &Error{Loc: loc, Game: r.Game, Err: err}
 	}
 	if c.Kind == container.Stop {
-		r.Done = true
+		r.sawStop = true // DEM_FileInfo may still follow
 	}
 	if r.Hooks.Command != nil {
 		r.Hooks.Command(&c)
