@@ -101,56 +101,81 @@ type Decoder struct {
 }
 
 // Decode reads one value.
-func (d *Decoder) Decode(r *bitio.Reader) Value {
+func (d *Decoder) Decode(r *bitio.Reader) (v Value) {
+	d.DecodeTo(r, &v)
+	return v
+}
+
+// DecodeTo reads one value into *dst: the hot path writes straight into
+// entity state without copying a Value through the stack.
+func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 	switch d.Family {
 	case FamUnsigned, FamDefault:
-		return Value{Kind: KindUint, U: uint64(r.VarUint32())}
+		*dst = Value{Kind: KindUint, U: uint64(r.VarUint32())}
+		return
 	case FamSigned:
-		return Value{Kind: KindInt, U: uint64(int64(r.VarInt32()))}
+		*dst = Value{Kind: KindInt, U: uint64(int64(r.VarInt32()))}
+		return
 	case FamNoScale, FamQuantized, FamCoord, FamSimTime, FamRuneTime:
-		return Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
+		*dst = Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
+		return
 	case FamBool:
-		return Bool(r.Bool())
+		*dst = Bool(r.Bool())
+		return
 	case FamUnsigned64:
-		return Value{Kind: KindUint, U: r.VarUint64()}
+		*dst = Value{Kind: KindUint, U: r.VarUint64()}
+		return
 	case FamSigned64:
-		return Value{Kind: KindInt, U: uint64(r.VarInt64())}
+		*dst = Value{Kind: KindInt, U: uint64(r.VarInt64())}
+		return
 	case FamFixed64:
-		return Value{Kind: KindUint, U: r.Uint64LE()}
+		*dst = Value{Kind: KindUint, U: r.Uint64LE()}
+		return
 	case FamHandle:
-		return Value{Kind: KindHandle, U: uint64(r.VarUint32())}
+		*dst = Value{Kind: KindHandle, U: uint64(r.VarUint32())}
+		return
 	case FamUnsignedMinusOne:
-		return Value{Kind: KindInt, U: uint64(int64(r.VarUint32()) - 1)}
+		*dst = Value{Kind: KindInt, U: uint64(int64(r.VarUint32()) - 1)}
+		return
 	case FamPolyPointer:
 		if !r.Bool() {
-			return Value{Kind: KindInt, U: ^uint64(0)} // -1: absent
+			*dst = Value{Kind: KindInt, U: ^uint64(0)} // -1: absent
+			return
 		}
-		return Value{Kind: KindInt, U: uint64(r.UBitVar())}
+		*dst = Value{Kind: KindInt, U: uint64(r.UBitVar())}
+		return
 	case FamBinaryBlock:
 		n := uint(r.VarUint32())
 		if n*8 > r.Remaining() {
 			r.Skip(n * 8) // marks the overflow without allocating
-			return Value{Kind: KindString}
+			*dst = Value{Kind: KindString}
+			return
 		}
 		var buf [MaxStringBytes]byte
-		return StringBytes(r.AppendBits(buf[:0], n*8))
+		*dst = StringBytes(r.AppendBits(buf[:0], n*8))
+		return
 	case FamString:
 		var buf [MaxStringBytes]byte
-		return StringBytes(r.AppendString(buf[:0], MaxStringBytes))
+		*dst = StringBytes(r.AppendString(buf[:0], MaxStringBytes))
+		return
 	case FamVector:
 		v := Value{Kind: KindVector, N: d.Components}
 		for i := 0; i < int(d.Components); i++ {
 			v.F[i] = d.Elem.Float(r)
 		}
-		return v
+		*dst = v
+		return
 	case FamNormal:
-		return normal(r)
+		*dst = normal(r)
+		return
 	case FamQAnglePitchYaw:
 		n := uint(d.Bits)
-		return Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), 0}}
+		*dst = Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), 0}}
+		return
 	case FamQAngleBits:
 		n := uint(d.Bits)
-		return Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), angle(r, n)}}
+		*dst = Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), angle(r, n)}}
+		return
 	case FamQAngleCoord:
 		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
 		v := Value{Kind: KindVector, N: 3}
@@ -163,7 +188,8 @@ func (d *Decoder) Decode(r *bitio.Reader) Value {
 		if hz {
 			v.F[2] = coord(r)
 		}
-		return v
+		*dst = v
+		return
 	case FamQAnglePrecise:
 		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
 		v := Value{Kind: KindVector, N: 3}
@@ -176,9 +202,10 @@ func (d *Decoder) Decode(r *bitio.Reader) Value {
 		if hz {
 			v.F[2] = preciseAngle(r)
 		}
-		return v
+		*dst = v
+		return
 	}
-	return Value{}
+	*dst = Value{}
 }
 
 // Float reads one float with a scalar float family (used per vector

@@ -40,6 +40,14 @@ func (n *Node) cowCopy(owner uint32) *Node {
 	return c
 }
 
+// slot returns the value at i for writing, growing Vals as needed.
+func (n *Node) slot(i int32) *decoder.Value {
+	if int(i) >= len(n.Vals) {
+		n.Vals = growVals(n.Vals, int(i)+1)
+	}
+	return &n.Vals[i]
+}
+
 func (n *Node) set(i int32, v decoder.Value) {
 	if int(i) >= len(n.Vals) {
 		n.Vals = growVals(n.Vals, int(i)+1)
@@ -112,12 +120,9 @@ func (n *Node) Clone() *Node {
 
 // target is where one field path's value goes.
 type target struct {
-	dec   *decoder.Decoder
-	node  *Node
-	slot  int32
-	field *schema.Field
-	why   string
-	elem  bool // the value is an array element or a length, not the field itself
+	dec  *decoder.Decoder
+	node *Node
+	slot int32
 }
 
 // PathError says a field path does not fit the serializer.
@@ -142,7 +147,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if i != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", f.Name)}
 			}
-			return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+			return target{dec: f.Decoder, node: node, slot: idx}, nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", f.Name)}
@@ -151,10 +156,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if int(k) >= f.Type.Count {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, f.Name, f.Type.Count)}
 			}
-			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count, owner), slot: k, field: f, elem: true}, nil
+			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count, owner), slot: k}, nil
 		case schema.FixedTable:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+				return target{dec: f.Decoder, node: node, slot: idx}, nil
 			}
 			next := f.Serializer
 			if len(f.Polymorphic) > 0 {
@@ -165,7 +170,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+				return target{dec: f.Decoder, node: node, slot: idx}, nil
 			}
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", f.Name)}
@@ -174,10 +179,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= MaxArrayLen {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
 			}
-			return target{dec: f.Elem, node: node.kid(idx, 8, owner), slot: k, field: f, elem: true}, nil
+			return target{dec: f.Elem, node: node.kid(idx, 8, owner), slot: k}, nil
 		case schema.VariableTable:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx, field: f}, nil
+				return target{dec: f.Decoder, node: node, slot: idx}, nil
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {

@@ -60,7 +60,6 @@ type Table struct {
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
-	owners     uint32 // last copy-on-write token handed out
 	paths      []fieldpath.Path
 	ops        []fieldpath.OpRecord
 	br         bitio.Reader
@@ -231,8 +230,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			if err != nil {
 				return fail(u, nil, index, start, err)
 			}
-			t.owners++
-			e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(t.owners), Active: true, owner: t.owners}
+			tok := newOwner()
+			e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(tok), Active: true, owner: tok}
 			t.Entities[index] = e
 			withFields = true
 			if eu != nil {
@@ -279,6 +278,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		t.Stats.Updates++
 		res.Updates++
 		if withFields {
+			if e.State.owner != e.owner {
+				e.State = e.State.cowCopy(e.owner) // shared with a snapshot
+			}
 			nf, err := t.readFields(r, e.Class, e.State, e.owner, rec, len(rec0(rec))-1)
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
@@ -370,22 +372,23 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		if err != nil {
 			return i, err
 		}
-		start := r.Pos()
-		v := tg.dec.Decode(r)
-		if r.Overflowed() {
-			return i, fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
-		}
+		dst := tg.node.slot(tg.slot)
 		if rec == nil {
+			tg.dec.DecodeTo(r, dst)
 			t.Stats.Calls[tg.dec.Family]++
 		} else {
+			start, prev := r.Pos(), *dst
+			tg.dec.DecodeTo(r, dst)
 			name, f, why := FieldName(ser, state, p)
 			rec.Fields = append(rec.Fields, provenance.Field{
 				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
-				Start: start, Bits: r.Pos() - start, Value: v, Prev: tg.node.Get(int(tg.slot)),
+				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
 			})
 			rec.Updates[update].NumFields++
 		}
-		tg.node.set(tg.slot, v)
+		if r.Overflowed() {
+			return i, fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
+		}
 	}
 	return len(paths), nil
 }

@@ -95,7 +95,9 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 			}
 			return paths, nil
 		}
-		if msg := apply(r, &p, op); msg != "" {
+		if op == PlusOne { // half of all ops: skip the general switch
+			p.Idx[p.Last]++
+		} else if msg := apply(r, &p, op); msg != "" {
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 		}
 		if r.Overflowed() {

@@ -1,0 +1,43 @@
+package entity
+
+import "sync/atomic"
+
+// owners hands out copy-on-write tokens; global so that tables made from one
+// another never share a token.
+var owners atomic.Uint32
+
+func newOwner() uint32 { return owners.Add(1) }
+
+// Snapshot returns an independent copy of the table in time proportional to
+// the entities' top-level fields: state nodes are shared and both tables copy a node
+// before writing to it. The debugger keeps snapshots to step backwards.
+func (t *Table) Snapshot() *Table {
+	c := &Table{
+		Classes:     t.Classes,
+		ClassIDBits: t.ClassIDBits,
+		Stats:       t.Stats,
+		Game:        t.Game,
+		baselines:   make(map[int32][]byte, len(t.baselines)),
+		baseState:   make(map[int32]*Node, len(t.baseState)),
+		fullFrames:  t.fullFrames,
+	}
+	for k, v := range t.baselines {
+		c.baselines[k] = v // never mutated: SetBaseline replaces
+	}
+	for k, v := range t.baseState {
+		c.baseState[k] = v // owner 0: read-only
+	}
+	for i, e := range t.Entities {
+		if e == nil {
+			continue
+		}
+		// New tokens on both sides: every node either table owns now
+		// becomes shared, so neither writes into the other's state.
+		e.owner = newOwner()
+		ce := *e
+		ce.owner = newOwner()
+		ce.State = e.State.cowCopy(ce.owner) // the copy's top level is its own
+		c.Entities[i] = &ce
+	}
+	return c
+}
