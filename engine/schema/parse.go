@@ -82,13 +82,26 @@ type rawField struct {
 
 // Parse builds the schema from a CSVCMsg_FlattenedSerializer body.
 func Parse(b []byte, g game.Game) (*Schema, error) {
-	var symbols []string
-	var raws []rawField
+	// Count first so the big slices are allocated once.
+	var nSer, nSym, nField int
+	wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, _ []byte) error {
+		switch n {
+		case 1:
+			nSer++
+		case 2:
+			nSym++
+		case 3:
+			nField++
+		}
+		return nil
+	})
+	symbols := make([]string, 0, nSym)
+	raws := make([]rawField, 0, nField)
 	type rawSer struct {
 		nameSym, version int32
 		fields           []int32
 	}
-	var rsers []rawSer
+	rsers := make([]rawSer, 0, nSer)
 	err := wiretree.Fields(b, func(n protowire.Number, t protowire.Type, v uint64, d []byte) error {
 		switch n {
 		case 1:
@@ -127,7 +140,8 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, byName: map[string]*Serializer{}}
+	s := &Schema{Game: g, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws))}
+	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
 		f := &rf.f
@@ -153,17 +167,26 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 			}
 		}
 		f.SerializerVersion = rf.serVersion
-		f.Type = ParseVarType(f.VarType)
+		t, ok := types[f.VarType]
+		if !ok {
+			t = ParseVarType(f.VarType)
+			types[f.VarType] = t
+		}
+		f.Type = t
 		s.Fields = append(s.Fields, f)
 	}
-	byVersion := map[string]*Serializer{}
-	key := func(name string, v int32) string { return fmt.Sprintf("%s/%d", name, v) }
+	type serKey struct {
+		name    string
+		version int32
+	}
+	byVersion := make(map[serKey]*Serializer, len(rsers))
+	key := func(name string, v int32) serKey { return serKey{name, v} }
 	for i, rs := range rsers {
 		name, err := sym(rs.nameSym, "serializer_name")
 		if err != nil {
 			return nil, fmt.Errorf("serializer %d: %w", i, err)
 		}
-		ser := &Serializer{Name: name, Version: rs.version}
+		ser := &Serializer{Name: name, Version: rs.version, Fields: make([]*Field, 0, len(rs.fields))}
 		for _, fi := range rs.fields {
 			if fi < 0 || int(fi) >= len(s.Fields) {
 				return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, fi, len(s.Fields))
