@@ -137,61 +137,65 @@ func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.P
 // node must be writable by owner.
 func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32) (target, error) {
 	for i := 0; ; i++ {
+		if len(ser.Hot) != len(ser.Fields) {
+			ser.BuildHot() // a serializer built by hand
+		}
 		idx := p.Idx[i]
-		if int(idx) >= len(ser.Fields) {
+		if int(idx) >= len(ser.Hot) {
 			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields))}
 		}
-		f := ser.Fields[idx]
-		switch f.Model {
+		h := &ser.Hot[idx]
+		switch h.Model {
 		case schema.Simple:
 			if i != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", f.Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name)}
 			}
-			return target{dec: f.Decoder, node: node, slot: idx}, nil
+			return target{dec: h.Dec, node: node, slot: idx}, nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", f.Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name)}
 			}
 			k := p.Idx[i+1]
-			if int(k) >= f.Type.Count {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, f.Name, f.Type.Count)}
+			if k >= h.Count {
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count)}
 			}
-			return target{dec: f.Decoder, node: node.kid(idx, f.Type.Count, owner), slot: k}, nil
+			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k}, nil
 		case schema.FixedTable:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx}, nil
 			}
-			next := f.Serializer
-			if len(f.Polymorphic) > 0 {
-				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-					next = f.Polymorphic[pi]
+			next := h.Sub
+			if h.Poly {
+				poly := ser.Fields[idx].Polymorphic
+				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(poly)) {
+					next = poly[pi]
 				}
 			}
-			ser, node = next, node.kid(idx, len(next.Fields), owner)
+			ser, node = next, node.kid(idx, len(next.Hot), owner)
 		case schema.VariableArray:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx}, nil
 			}
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", f.Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name)}
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen)}
 			}
-			return target{dec: f.Elem, node: node.kid(idx, 8, owner), slot: k}, nil
+			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k}, nil
 		case schema.VariableTable:
 			if i == p.Last {
-				return target{dec: f.Decoder, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx}, nil
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, f.Name, MaxArrayLen)}
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen)}
 			}
 			if i+1 == p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", f.Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name)}
 			}
-			ser, node = f.Serializer, node.kid(idx, 4, owner).kid(k, len(f.Serializer.Fields), owner)
+			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Hot), owner)
 			i++
 		}
 	}

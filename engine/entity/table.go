@@ -60,6 +60,7 @@ type Table struct {
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
+	names      map[nameKey]nameEntry
 	paths      []fieldpath.Path
 	ops        []fieldpath.OpRecord
 	br         bitio.Reader
@@ -338,6 +339,36 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 // no list either. Dota's replay carries the list in every delta message.
 func HasDeletionList(g game.Game) bool { return g != game.CS2 && g != game.Deadlock }
 
+// nameKey identifies a path within a serializer for the name cache.
+type nameKey struct {
+	ser  *schema.Serializer
+	path fieldpath.Path
+}
+
+type nameEntry struct {
+	name  string
+	field *schema.Field
+	why   string
+}
+
+// fieldName is FieldName with a cache: recording names the same few
+// thousand paths over and over. Paths through polymorphic pointers depend on
+// the entity's state and are not cached.
+func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (string, *schema.Field, string) {
+	k := nameKey{ser, *p}
+	if e, ok := t.names[k]; ok {
+		return e.name, e.field, e.why
+	}
+	name, f, why := FieldName(ser, state, p)
+	if !ser.HasPolymorphic() {
+		if t.names == nil {
+			t.names = map[nameKey]nameEntry{}
+		}
+		t.names[k] = nameEntry{name, f, why}
+	}
+	return name, f, why
+}
+
 func rec0(rec *provenance.Message) []provenance.EntityUpdate {
 	if rec == nil {
 		return nil
@@ -379,7 +410,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		} else {
 			start, prev := r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			name, f, why := FieldName(ser, state, p)
+			name, f, why := t.fieldName(ser, state, p)
 			rec.Fields = append(rec.Fields, provenance.Field{
 				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
 				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,

@@ -59,6 +59,54 @@ type Serializer struct {
 	Name    string
 	Version int32
 	Fields  []*Field
+	// Hot mirrors Fields with just what the decode loop needs, packed
+	// together so that walking a path touches one small array.
+	Hot []Hot
+
+	poly uint8 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
+}
+
+// BuildHot fills Hot from Fields (done by Parse; call it after building a
+// serializer by hand).
+func (s *Serializer) BuildHot() {
+	s.Hot = make([]Hot, len(s.Fields))
+	for i, f := range s.Fields {
+		s.Hot[i] = Hot{Model: f.Model, Poly: len(f.Polymorphic) > 0, Count: int32(f.Type.Count), Dec: f.Decoder, Elem: f.Elem, Sub: f.Serializer}
+	}
+}
+
+// HasPolymorphic reports whether a polymorphic pointer is reachable from s,
+// so that names below it depend on entity state.
+func (s *Serializer) HasPolymorphic() bool {
+	if s.poly == 0 {
+		s.poly = 1
+		if s.reachesPoly(0) {
+			s.poly = 2
+		}
+	}
+	return s.poly == 2
+}
+
+func (s *Serializer) reachesPoly(depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
+	for _, f := range s.Fields {
+		if len(f.Polymorphic) > 0 || (f.Serializer != nil && f.Serializer.reachesPoly(depth+1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hot is the decode-time summary of a field.
+type Hot struct {
+	Model Model
+	Poly  bool  // polymorphic pointer
+	Count int32 // fixed array length
+	Dec   *decoder.Decoder
+	Elem  *decoder.Decoder
+	Sub   *Serializer
 }
 
 // Schema is every serializer of a replay.
@@ -229,6 +277,9 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 		}
 		patchField(f, g)
 		chooseModel(f, g)
+	}
+	for _, ser := range s.Serializers {
+		ser.BuildHot()
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
