@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/dembug/dembug/cli"
+	"github.com/dembug/dembug/sample"
 )
 
 func main() {
@@ -26,6 +27,7 @@ func run() (code int) {
 			code = 2
 		}
 	}()
+	cli.SetSample(sample.Replay)
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {
 		return 0

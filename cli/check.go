@@ -7,25 +7,64 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/replay"
 )
 
 // CheckResult is one file's summary, as printed by check --json.
 type CheckResult struct {
-	File            string  `json:"file"`
-	Game            string  `json:"game"`
-	Build           int32   `json:"build"`
-	Commands        int     `json:"commands"`
-	LastTick        int32   `json:"last_tick"`
-	Messages        int64   `json:"messages"`
-	PacketEntities  int64   `json:"packet_entities"`
-	EntityUpdates   int64   `json:"entity_updates"`
-	Fields          int64   `json:"fields"`
-	Misaligned      int64   `json:"misaligned"`
-	Seconds         float64 `json:"seconds"`
-	Bytes           int     `json:"bytes"`
-	Error           string  `json:"error,omitempty"`
-	FirstMisaligned string  `json:"first_misaligned,omitempty"`
+	File            string         `json:"file"`
+	Game            string         `json:"game"`
+	Build           int32          `json:"build"`
+	Commands        int            `json:"commands"`
+	LastTick        int32          `json:"last_tick"`
+	Messages        int64          `json:"messages"`
+	PacketEntities  int64          `json:"packet_entities"`
+	EntityUpdates   int64          `json:"entity_updates"`
+	Fields          int64          `json:"fields"`
+	Misaligned      int64          `json:"misaligned"`
+	Seconds         float64        `json:"seconds"`
+	Bytes           int            `json:"bytes"`
+	Error           string         `json:"error,omitempty"`
+	FirstMisaligned string         `json:"first_misaligned,omitempty"`
+	FirstSuspicious *Suspicious    `json:"first_suspicious,omitempty"`
+	Fallbacks       map[string]int `json:"fallback_types,omitempty"`
+}
+
+// Suspicious is where the first misaligned message most likely goes wrong.
+type Suspicious struct {
+	Tick      int32  `json:"tick"`
+	Command   int    `json:"command"`
+	Message   int    `json:"message"`
+	Entity    int32  `json:"entity"`
+	Class     string `json:"class"`
+	Field     string `json:"field"`
+	BitOffset uint   `json:"bit_offset"`
+	Decoder   string `json:"decoder"`
+	Reason    string `json:"reason"`
+	Fix       string `json:"fix,omitempty"`
+}
+
+// suspicious diagnoses the first misaligned message of data.
+func suspicious(data []byte, at replay.Location) *Suspicious {
+	c, err := diagnose.CaptureAt(data, at)
+	if err != nil || c == nil {
+		return nil
+	}
+	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message}
+	if fix, err := c.Locate(); err == nil {
+		f := &c.Record.Fields[fix.Field]
+		u := c.Record.Updates[f.Update]
+		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder = u.Index, u.Class, f.Name, f.Start, f.Decoder.Describe()
+		s.Reason, s.Fix = "the message aligns when this field is read differently", fix.Explain
+		return s
+	}
+	if first := c.Report.First; first != nil {
+		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder, s.Reason = first.Entity, first.Class, first.Name, first.Bit, first.Decoder, first.Reason
+		return s
+	}
+	return nil
 }
 
 // Check decodes a whole file.
@@ -54,6 +93,12 @@ func Check(path string, data []byte) (CheckResult, *replay.Replay) {
 	}
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
+		res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
+	}
+	if r.Schema != nil {
+		if fb := FallbackTypes(r.Schema); len(fb) > 0 {
+			res.Fallbacks = fb
+		}
 	}
 	return res, r
 }
@@ -89,6 +134,13 @@ func checkCmd() *cobra.Command {
 				}
 				if res.FirstMisaligned != "" {
 					fmt.Fprintf(errw, "%s: first misaligned: %s\n", path, res.FirstMisaligned)
+				}
+				if s := res.FirstSuspicious; s != nil {
+					fmt.Fprintf(errw, "%s: first suspicious: tick %d, entity %d (%s), field %s at bit %s, decoder %s: %s\n",
+						path, s.Tick, s.Entity, s.Class, s.Field, bitio.Offset(s.BitOffset), s.Decoder, s.Reason)
+					if s.Fix != "" {
+						fmt.Fprintf(errw, "%s: what-if: %s\n", path, s.Fix)
+					}
 				}
 			}
 			if failed {

@@ -82,11 +82,20 @@ func WriteSchema(w io.Writer, s *schema.Schema, filter string) int {
 
 func schemaCmd() *cobra.Command {
 	var class string
+	var diff bool
 	cmd := &cobra.Command{
-		Use:   "schema FILE [--class NAME]",
-		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder",
-		Args:  cobra.ExactArgs(1),
+		Use:   "schema FILE [--class NAME] | schema --diff OLD.dem NEW.dem",
+		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder; --diff compares two builds",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if diff {
+				return cobra.ExactArgs(2)(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if diff {
+				return runSchemaDiff(cmd.OutOrStdout(), args[0], args[1], class)
+			}
 			data, err := readFile(args[0])
 			if err != nil {
 				return err
@@ -102,5 +111,41 @@ func schemaCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
+	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW)")
 	return cmd
+}
+
+func runSchemaDiff(w io.Writer, oldPath, newPath, filter string) error {
+	var schemas [2]*schema.Schema
+	var builds [2]int32
+	for i, p := range []string{oldPath, newPath} {
+		data, err := readFile(p)
+		if err != nil {
+			return err
+		}
+		r, err := loadSchema(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		schemas[i], builds[i] = r.Schema, r.Header.BuildNum
+	}
+	changes := schema.Diff(schemas[0], schemas[1])
+	counts := map[schema.ChangeKind]int{}
+	shown := 0
+	for _, c := range changes {
+		if filter != "" && !strings.Contains(strings.ToLower(c.Serializer), strings.ToLower(filter)) {
+			continue
+		}
+		counts[c.Kind]++
+		shown++
+		fmt.Fprintln(w, c)
+	}
+	fmt.Fprintf(w, "\nbuild %d → %d: %d changes", builds[0], builds[1], shown)
+	for _, k := range []schema.ChangeKind{schema.ClassAdded, schema.ClassRemoved, schema.FieldAdded, schema.FieldRemoved, schema.FieldChanged, schema.FieldMoved} {
+		if counts[k] > 0 {
+			fmt.Fprintf(w, ", %d %s", counts[k], k)
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
 }

@@ -61,6 +61,8 @@ type Table struct {
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
 	names      map[nameKey]nameEntry
+	whatIf     *WhatIf // overrides for a what-if decode, nil normally
+	fieldCount int     // fields read so far in the message (what-if only)
 	paths      []fieldpath.Path
 	ops        []fieldpath.OpRecord
 	br         bitio.Reader
@@ -183,6 +185,10 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	t.Stats.Messages++
 	r := &t.br
 	r.Reset(m.EntityData)
+	if t.whatIf != nil {
+		r.Reset(t.whatIf.edit(m.EntityData))
+		t.fieldCount = 0
+	}
 	index := int32(-1)
 	fail := func(u int, e *Entity, idx int32, bit uint, err error) Result {
 		ee := &Error{Bit: bit, Update: u, Entity: idx, Err: err}
@@ -402,6 +408,12 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		tg, err := resolve(ser, state, p, owner)
 		if err != nil {
 			return i, err
+		}
+		if t.whatIf != nil {
+			if d := t.whatIf.decoderFor(ser, p, tg.dec, t.fieldCount); d != nil {
+				tg.dec = d
+			}
+			t.fieldCount++
 		}
 		dst := tg.node.slot(tg.slot)
 		if rec == nil {

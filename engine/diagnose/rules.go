@@ -1,0 +1,186 @@
+// Package diagnose finds where a decode most likely went wrong. Nothing in
+// the bit stream marks where a value ends, so a wrong decoder shows only
+// indirectly: values that no game would send. Each rule below names one such
+// symptom and scores how strongly it points at a misread.
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Rule names an anomaly.
+type Rule string
+
+const (
+	NonFinite      Rule = "non-finite float"
+	Denormal       Rule = "denormal float"
+	AbsurdFloat    Rule = "absurdly large float"
+	VarintTooLong  Rule = "varint longer than its value needs"
+	OutOfTypeRange Rule = "integer outside its type"
+	NotUTF8        Rule = "string is not UTF-8"
+	ControlChars   Rule = "string holds control characters"
+	DanglingHandle Rule = "handle to an entity that does not exist"
+	HugeArray      Rule = "variable array longer than any sane bound"
+	Fallback       Rule = "decoded by the fallback decoder (type unknown)"
+	PathOutside    Rule = "field path outside the serializer"
+	UnreadBits     Rule = "bits left unread at the end of the entity data"
+	OverRead       Rule = "read past the end of the entity data"
+)
+
+// Explanations say, per rule, why it matters.
+var Explanations = map[Rule]string{
+	NonFinite:      "NaN or infinity: raw bits read as an IEEE float that no game state holds; usually integer or packed bits read with the raw-float decoder.",
+	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float.",
+	AbsurdFloat:    "magnitude above 1e9: Source 2 worlds span ±16384 units and times are seconds.",
+	VarintTooLong:  "Valve writes varints in their shortest form; a longer one means the bytes belong to something else.",
+	OutOfTypeRange: "the value does not fit the field's declared integer type.",
+	NotUTF8:        "networked strings are UTF-8; invalid bytes suggest the string started at the wrong bit.",
+	ControlChars:   "control characters in a networked string suggest it started at the wrong bit.",
+	DanglingHandle: "the handle names no live entity (weak on its own: the entity may arrive later).",
+	HugeArray:      "a variable array length in the thousands usually is other data read as a length.",
+	Fallback:       "the field's type has no known decoder, so it was read as an unsigned varint; if that guess is wrong every later bit shifts.",
+	PathOutside:    "a field path indexes past the serializer: the path bits were read from the wrong place.",
+	UnreadBits:     "the updates ended a byte or more before the data did: some field read too few bits.",
+	OverRead:       "the updates needed more bits than the data holds: some field read too many.",
+}
+
+// Scores: how strongly each rule points at a misread (0..1).
+var Scores = map[Rule]float64{
+	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, OutOfTypeRange: 0.7,
+	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
+	PathOutside: 1, UnreadBits: 1, OverRead: 1,
+}
+
+// Anomaly is one rule tripped by one field.
+type Anomaly struct {
+	Rule   Rule
+	Score  float64
+	Detail string
+}
+
+func (a Anomaly) String() string {
+	if a.Detail == "" {
+		return string(a.Rule)
+	}
+	return string(a.Rule) + ": " + a.Detail
+}
+
+func hit(r Rule, format string, args ...any) Anomaly {
+	return Anomaly{Rule: r, Score: Scores[r], Detail: fmt.Sprintf(format, args...)}
+}
+
+// MaxSaneArray is the longest variable array we believe.
+const MaxSaneArray = 1024
+
+// Lookup says whether an entity with this index and serial exists.
+type Lookup func(index, serial int) bool
+
+// varintBytes is the shortest encoding's length.
+func varintBytes(u uint64) uint {
+	return max(1, uint(bits.Len64(u)+6)/7)
+}
+
+var intRanges = map[string][2]int64{
+	"int8": {math.MinInt8, math.MaxInt8}, "int16": {math.MinInt16, math.MaxInt16},
+	"uint8": {0, math.MaxUint8}, "uint16": {0, math.MaxUint16},
+}
+
+// Field checks one decoded field.
+func Field(f *provenance.Field, exists Lookup) []Anomaly {
+	var out []Anomaly
+	v := f.Value
+	fam := f.Decoder.Family
+	switch {
+	case fam == decoder.FamDefault:
+		out = append(out, hit(Fallback, "%s read as unsigned varint", baseType(f.Schema)))
+	}
+	switch v.Kind {
+	case decoder.KindFloat, decoder.KindVector:
+		n := 1
+		if v.Kind == decoder.KindVector {
+			n = int(v.N)
+		}
+		for i := 0; i < n; i++ {
+			x := v.F[i]
+			switch {
+			case math.IsNaN(x) || math.IsInf(x, 0):
+				out = append(out, hit(NonFinite, "%g", x))
+			case x != 0 && math.Abs(x) < 1.1754943508222875e-38:
+				out = append(out, hit(Denormal, "%g", x))
+			case math.Abs(x) > 1e9:
+				out = append(out, hit(AbsurdFloat, "%g", x))
+			}
+		}
+	case decoder.KindUint, decoder.KindInt, decoder.KindHandle:
+		if isVarint(fam) {
+			raw := v.U
+			if fam == decoder.FamSigned || fam == decoder.FamSigned64 {
+				s := int64(v.U)
+				raw = uint64(s<<1) ^ uint64(s>>63)
+			}
+			if used, need := f.Bits/8, varintBytes(raw); fam != decoder.FamUnsignedMinusOne && used > need {
+				out = append(out, hit(VarintTooLong, "%d bytes for a value that needs %d", used, need))
+			}
+		}
+		if r, ok := intRanges[baseType(f.Schema)]; ok && !isArrayLength(f) {
+			x := int64(v.U)
+			if v.Kind == decoder.KindUint && v.U > math.MaxInt64 || x < r[0] || x > r[1] {
+				out = append(out, hit(OutOfTypeRange, "%s is outside %s", v, baseType(f.Schema)))
+			}
+		}
+		if isArrayLength(f) && v.U > MaxSaneArray {
+			out = append(out, hit(HugeArray, "length %d", v.U))
+		}
+		if v.Kind == decoder.KindHandle && v.U != decoder.HandleInvalid && exists != nil && !exists(v.HandleIndex(), v.HandleSerial()) {
+			out = append(out, hit(DanglingHandle, "%s", v))
+		}
+	case decoder.KindString:
+		s := v.Str()
+		if !utf8.ValidString(s) {
+			out = append(out, hit(NotUTF8, "%q", s))
+		} else {
+			for _, c := range s {
+				if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+					out = append(out, hit(ControlChars, "%q", s))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func isVarint(f decoder.Family) bool {
+	switch f {
+	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamUnsigned64, decoder.FamSigned, decoder.FamSigned64, decoder.FamHandle, decoder.FamUnsignedMinusOne:
+		return true
+	}
+	return false
+}
+
+// isArrayLength reports whether the record is a variable array's length
+// (the path ends at the array field itself).
+func isArrayLength(f *provenance.Field) bool {
+	if f.Schema == nil {
+		return false
+	}
+	m := f.Schema.Model
+	return (m == schema.VariableArray || m == schema.VariableTable) && f.Decoder == f.Schema.Decoder
+}
+
+func baseType(f *schema.Field) string {
+	if f == nil {
+		return "?"
+	}
+	if f.Model == schema.VariableArray && f.Type.Generic != nil {
+		return f.Type.Generic.Base
+	}
+	return f.Type.Base
+}

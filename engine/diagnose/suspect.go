@@ -1,0 +1,109 @@
+package diagnose
+
+import (
+	"strings"
+
+	"github.com/dembug/dembug/engine/provenance"
+)
+
+// Threshold is the anomaly score from which a field is a suspect.
+const Threshold = 0.5
+
+// Suspect is where the decode of a message most likely goes wrong.
+type Suspect struct {
+	Update  int    // index into the message's updates
+	Field   int    // index into the message's fields, -1 when no field is to blame
+	Entity  int32  // entity index
+	Class   string // entity class
+	Name    string // field name
+	Bit     uint   // bit offset (value start) from the start of the entity data
+	Decoder string
+	Reason  string
+	Score   float64
+}
+
+// Report is the diagnosis of one recorded message.
+type Report struct {
+	Anomalies  [][]Anomaly // per field of the message
+	Count      int         // anomalies over all fields
+	Misaligned bool
+	End        *Anomaly // unread / over-read / path problem at message level
+	First      *Suspect // first suspicious field, when misaligned or any field is a suspect
+}
+
+// Message checks every field of a recorded message. exists may be nil.
+func Message(m *provenance.Message, exists Lookup) Report {
+	rep := Report{Anomalies: make([][]Anomaly, len(m.Fields))}
+	for i := range m.Fields {
+		a := Field(&m.Fields[i], exists)
+		rep.Anomalies[i] = a
+		rep.Count += len(a)
+	}
+	switch {
+	case m.Err == "":
+	case strings.Contains(m.Err, "read past end"):
+		a := hit(OverRead, "%s", m.Err)
+		rep.End = &a
+	case strings.Contains(m.Err, "left unread"):
+		a := hit(UnreadBits, "%s", m.Err)
+		rep.End = &a
+	case strings.Contains(m.Err, "field path"):
+		a := hit(PathOutside, "%s", m.Err)
+		rep.End = &a
+	default:
+		a := Anomaly{Rule: "decode error", Score: 1, Detail: m.Err}
+		rep.End = &a
+	}
+	rep.Misaligned = m.Err != ""
+	if rep.End != nil {
+		rep.Count++
+	}
+	rep.First = firstSuspect(m, &rep)
+	return rep
+}
+
+// firstSuspect picks, in stream order, the first field that a fallback
+// decoder read or that trips a rule at or above Threshold. A misaligned
+// message with no such field blames the last field read before the failure,
+// since the shift happened at or before it.
+func firstSuspect(m *provenance.Message, rep *Report) *Suspect {
+	for i := range m.Fields {
+		best := Anomaly{}
+		for _, a := range rep.Anomalies[i] {
+			if a.Score > best.Score {
+				best = a
+			}
+		}
+		fallback := false
+		for _, a := range rep.Anomalies[i] {
+			fallback = fallback || a.Rule == Fallback
+		}
+		if best.Score >= Threshold || (fallback && rep.Misaligned) {
+			if fallback && best.Score < Threshold {
+				best = hit(Fallback, "%s", m.Fields[i].Decoder.Describe())
+			}
+			return suspectAt(m, i, best)
+		}
+	}
+	if !rep.Misaligned {
+		return nil
+	}
+	if n := len(m.Fields); n > 0 {
+		return suspectAt(m, n-1, *rep.End)
+	}
+	s := &Suspect{Field: -1, Update: len(m.Updates) - 1, Reason: rep.End.String(), Score: rep.End.Score}
+	if s.Update >= 0 {
+		u := m.Updates[s.Update]
+		s.Entity, s.Class, s.Bit = u.Index, u.Class, u.Start
+	}
+	return s
+}
+
+func suspectAt(m *provenance.Message, i int, a Anomaly) *Suspect {
+	f := &m.Fields[i]
+	u := m.Updates[f.Update]
+	return &Suspect{
+		Update: f.Update, Field: i, Entity: u.Index, Class: u.Class, Name: f.Name,
+		Bit: f.Start, Decoder: f.Decoder.Describe(), Reason: a.String(), Score: a.Score,
+	}
+}

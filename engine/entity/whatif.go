@@ -1,0 +1,83 @@
+package entity
+
+import (
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// WhatIf changes how one packet-entities message is decoded, to test a
+// hypothesis about a misalignment: another decoder for one field or for a
+// whole type, or bits inserted into or removed from the entity data.
+type WhatIf struct {
+	// Decoder replaces the chosen decoder where the rule matches.
+	Decoder *decoder.Decoder
+	// Occurrence selects one field by its position in the message's field
+	// order (as recorded), or -1 to match by Field or Type instead.
+	Occurrence int
+	Field      *schema.Field // every occurrence of this field
+	Type       string        // every field of this base type
+
+	// Bit edits: at entity-data bit Bit, insert Insert zero bits or drop
+	// Skip bits before decoding.
+	Bit    uint
+	Insert uint
+	Skip   uint
+}
+
+func (w *WhatIf) decoderFor(ser *schema.Serializer, p *fieldpath.Path, chosen *decoder.Decoder, n int) *decoder.Decoder {
+	if w.Decoder == nil {
+		return nil
+	}
+	if w.Occurrence >= 0 {
+		if n == w.Occurrence {
+			return w.Decoder
+		}
+		return nil
+	}
+	if w.Field == nil && w.Type == "" {
+		return nil
+	}
+	_, f, _ := FieldName(ser, nil, p)
+	if f == nil {
+		return nil
+	}
+	if w.Field == f || (w.Type != "" && (f.Type.Base == w.Type || (f.Type.Generic != nil && f.Type.Generic.Base == w.Type && chosen == f.Elem))) {
+		return w.Decoder
+	}
+	return nil
+}
+
+// edit applies the bit insert or skip to a copy of data.
+func (w *WhatIf) edit(data []byte) []byte {
+	if w.Insert == 0 && w.Skip == 0 {
+		return data
+	}
+	total := uint(len(data)) * 8
+	at := min(w.Bit, total)
+	r := bitio.NewReader(data)
+	var out bitio.Writer
+	for pos := uint(0); pos < at; {
+		n := min(32, at-pos)
+		out.Bits(uint64(r.Bits(n)), n)
+		pos += n
+	}
+	out.Bits(0, w.Insert)
+	r.Skip(min(w.Skip, total-at))
+	for r.Remaining() > 0 {
+		n := min(32, r.Remaining())
+		out.Bits(uint64(r.Bits(n)), n)
+	}
+	return out.Bytes()
+}
+
+// ApplyWhatIf decodes m into t as Apply does, under the what-if. Use it on a
+// Snapshot: the table's state changes as with any decode.
+func (t *Table) ApplyWhatIf(m *messages.PacketEntities, rec *provenance.Message, w WhatIf) Result {
+	t.whatIf = &w
+	defer func() { t.whatIf = nil }()
+	return t.Apply(m, rec)
+}

@@ -1,0 +1,19 @@
+// Package sample embeds dembug's built-in sample replay: a short,
+// Dota-shaped demo written by engine/writer (writer.Generate) that uses
+// every decoder family Dota 2's decoder choice can give, a nested and a
+// polymorphic serializer, a growing and shrinking variable array, and an
+// entity that is created, updated, leaves and is deleted.
+// docs/sample-tour.md walks through it tick by tick.
+//
+// Regenerate it with `go generate ./sample`; the test checks that the
+// embedded file is what the generator writes today.
+package sample
+
+import _ "embed"
+
+//go:generate go run ../internal/gensample -o sample.dem
+
+// Replay is the sample demo file.
+//
+//go:embed sample.dem
+var Replay []byte
