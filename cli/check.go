@@ -53,10 +53,20 @@ func suspicious(data []byte, at replay.Location) *Suspicious {
 		return nil
 	}
 	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message}
-	if fix, err := c.Locate(); err == nil {
-		f := &c.Record.Fields[fix.Field]
-		u := c.Record.Updates[f.Update]
-		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder = u.Index, u.Class, f.Name, f.Start, f.Decoder.Describe()
+	if fix, err := c.Locate(); err == nil && fix.Field >= 0 {
+		// Offsets and decoders as the file has them: for a decoder change
+		// the original record, for a bit edit the repaired one (shifted
+		// back to the file's bits).
+		f := &fix.Record.Fields[fix.Field]
+		start := f.Start
+		if fix.WhatIf.Decoder != nil {
+			f = &c.Record.Fields[fix.Field]
+			start = f.Start
+		} else if start > fix.WhatIf.Bit {
+			start = start - fix.WhatIf.Insert + fix.WhatIf.Skip
+		}
+		u := fix.Record.Updates[f.Update]
+		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder = u.Index, u.Class, f.Name, start, f.Decoder.Describe()
 		s.Reason, s.Fix = "the message aligns when this field is read differently", fix.Explain
 		return s
 	}
@@ -67,8 +77,18 @@ func suspicious(data []byte, at replay.Location) *Suspicious {
 	return nil
 }
 
-// Check decodes a whole file.
+// Check decodes a whole file and, when a message misaligns, searches for
+// the field to blame.
 func Check(path string, data []byte) (CheckResult, *replay.Replay) {
+	return check(path, data, true)
+}
+
+// CheckOnly decodes a whole file without the (slower) search for a suspect.
+func CheckOnly(path string, data []byte) (CheckResult, *replay.Replay) {
+	return check(path, data, false)
+}
+
+func check(path string, data []byte, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
 	r, err := replay.Open(data)
@@ -93,7 +113,9 @@ func Check(path string, data []byte) (CheckResult, *replay.Replay) {
 	}
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
-		res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
+		if diagnoseMisalignment {
+			res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
+		}
 	}
 	if r.Schema != nil {
 		if fb := FallbackTypes(r.Schema); len(fb) > 0 {

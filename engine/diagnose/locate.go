@@ -3,6 +3,7 @@ package diagnose
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
@@ -21,8 +22,13 @@ var Candidates = []*decoder.Decoder{
 	{Family: decoder.FamVector, Components: 3, Elem: &decoder.Decoder{Family: decoder.FamNoScale}},
 }
 
-// MaxTries bounds the re-decodes one search may run.
-const MaxTries = 4000
+// MaxTries bounds the re-decodes one search may run, and MaxDecodeBytes the
+// entity data they may decode in all (about a second of work), so that a
+// large broken message is searched less widely but as quickly.
+const (
+	MaxTries       = 1500
+	MaxDecodeBytes = 8 << 20
+)
 
 // Fix is a what-if that makes a misaligned message decode cleanly.
 type Fix struct {
@@ -123,7 +129,7 @@ func (c *Case) Try(w entity.WhatIf) (entity.Result, *provenance.Message, Report)
 }
 
 func clean(res entity.Result, rep Report) bool {
-	if res.Misaligned || res.Err != nil {
+	if res.Misaligned || res.Err != nil || res.BadDeletions > 0 {
 		return false
 	}
 	for _, as := range rep.Anomalies {
@@ -139,9 +145,13 @@ func clean(res entity.Result, rep Report) bool {
 // ErrNoFix says no what-if within the search made the message align.
 var ErrNoFix = errors.New("no single decoder change or bit edit near the suspect makes the message align")
 
-// Locate searches, in stream order, for the first field whose decoder
-// changed (or a bit inserted or dropped at its path op or value) makes the
-// whole message decode aligned with no strong anomaly. The search covers
+// Locate searches for the what-if that best explains a misaligned
+// message: another decoder for one field, or a bit inserted or dropped at a
+// field's path op or value, or anywhere in the update whose paths could not
+// be read. A candidate must make the whole message decode aligned with no
+// strong anomaly; among those, the one with the weakest anomalies and the
+// values closest to the entity's previous ones wins (game state changes
+// gradually; a shifted read does not), then the earliest. The search covers
 // the fields up to the first strong anomaly, since a shift shows up after
 // the field that caused it.
 func (c *Case) Locate() (*Fix, error) {
@@ -150,33 +160,164 @@ func (c *Case) Locate() (*Fix, error) {
 	if c.Report.First != nil && c.Report.First.Field >= 0 {
 		last = c.Report.First.Field
 	}
-	first := max(0, last-64)
+	var best *Fix
+	var bestCost float64
 	tries := 0
-	for i := first; i <= last && i < len(fields); i++ {
+	limit := min(MaxTries, MaxDecodeBytes/max(1, len(c.Msg.EntityData)))
+	try := func(w entity.WhatIf, orig *provenance.Field) {
+		if tries >= limit {
+			return
+		}
+		tries++
+		res, rec, rep := c.Try(w)
+		if !clean(res, rep) {
+			return
+		}
+		cost := anomalyWeight(rep) + continuity(rec)
+		if w.Decoder != nil && orig != nil && kindOf(w.Decoder.Family) != kindOf(orig.Decoder.Family) {
+			cost += 0.25 // a float stays a float more often than it becomes a vector
+		}
+		// Ties: a decoder change at the earliest field wins, but a bit edit
+		// at the latest: a bit dropped from a run of equal bits can be put
+		// back anywhere in the run, and the damage is at the run's end,
+		// nearest the first symptom.
+		better := best == nil || cost < bestCost-1e-9 ||
+			(cost <= bestCost+1e-9 && w.Decoder == nil && best.WhatIf.Decoder == nil)
+		if better {
+			i, name := blame(rec, w)
+			best, bestCost = &Fix{Field: i, Name: name, WhatIf: w, Report: rep, Record: rec}, cost
+			f := &rec.Fields[i]
+			if w.Decoder != nil && orig != nil {
+				f = orig
+			}
+			best.Explain = explain(f, w)
+		}
+	}
+	for i := max(0, last-32); i <= last && i < len(fields); i++ {
 		f := &fields[i]
-		var whatifs []entity.WhatIf
 		for _, d := range Candidates {
 			if d.Family == f.Decoder.Family && d.Family != decoder.FamVector {
 				continue
 			}
-			whatifs = append(whatifs, entity.WhatIf{Occurrence: i, Decoder: d})
+			try(entity.WhatIf{Occurrence: i, Decoder: d}, f)
 		}
 		for _, at := range []uint{f.Op.Start, f.Start} {
-			for n := uint(1); n <= 2; n++ {
-				whatifs = append(whatifs, entity.WhatIf{Occurrence: -1, Bit: at, Insert: n}, entity.WhatIf{Occurrence: -1, Bit: at, Skip: n})
-			}
-		}
-		for _, w := range whatifs {
-			if tries++; tries > MaxTries {
-				return nil, ErrNoFix
-			}
-			res, rec, rep := c.Try(w)
-			if clean(res, rep) {
-				return &Fix{Field: i, Name: f.Name, WhatIf: w, Explain: explain(f, w), Report: rep, Record: rec}, nil
+			for _, w := range bitEdits(at) {
+				try(w, nil)
 			}
 		}
 	}
-	return nil, ErrNoFix
+	// The update that failed while reading its paths: try every bit of it.
+	if n := len(c.Record.Updates); n > 0 && c.Record.Err != "" {
+		u := c.Record.Updates[n-1]
+		for at := u.PathStart; at < c.Record.EndBit+8 && at < u.PathStart+512; at++ {
+			for _, w := range bitEdits(at) {
+				try(w, nil)
+			}
+		}
+	}
+	if best == nil {
+		return nil, ErrNoFix
+	}
+	return best, nil
+}
+
+// kindOf groups families by the kind of value they produce.
+func kindOf(f decoder.Family) int {
+	switch {
+	case f.IsFloat():
+		return 1
+	case f == decoder.FamString || f == decoder.FamBinaryBlock:
+		return 2
+	case f == decoder.FamVector || f == decoder.FamNormal || f == decoder.FamQAngleBits || f == decoder.FamQAngleCoord ||
+		f == decoder.FamQAnglePitchYaw || f == decoder.FamQAnglePrecise:
+		return 3
+	case f == decoder.FamBool:
+		return 4
+	}
+	return 0
+}
+
+func anomalyWeight(rep Report) float64 {
+	w := 0.0
+	for _, as := range rep.Anomalies {
+		for _, a := range as {
+			w += a.Score
+		}
+	}
+	return w
+}
+
+// continuity is the mean relative change of the message's values against
+// the entity's previous values (0 identical, 1 unrelated).
+func continuity(rec *provenance.Message) float64 {
+	if len(rec.Fields) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		sum += change(f.Prev, f.Value)
+	}
+	return sum / float64(len(rec.Fields))
+}
+
+func change(prev, v decoder.Value) float64 {
+	if prev.Kind == decoder.KindNone {
+		return 0.5
+	}
+	if prev.Kind != v.Kind {
+		return 1
+	}
+	var a, b float64
+	switch v.Kind {
+	case decoder.KindUint, decoder.KindHandle:
+		a, b = float64(prev.U), float64(v.U)
+	case decoder.KindInt:
+		a, b = float64(prev.Int64()), float64(v.Int64())
+	case decoder.KindFloat:
+		a, b = prev.F[0], v.F[0]
+	case decoder.KindBool:
+		if prev.U == v.U {
+			return 0
+		}
+		return 0.5
+	default:
+		if prev.Equal(v) {
+			return 0
+		}
+		return 0.5
+	}
+	d := math.Abs(a-b) / (math.Abs(a) + 1)
+	return math.Min(d, 1)
+}
+
+func bitEdits(at uint) []entity.WhatIf {
+	return []entity.WhatIf{
+		{Occurrence: -1, Bit: at, Insert: 1}, {Occurrence: -1, Bit: at, Insert: 1, InsertValue: 1},
+		{Occurrence: -1, Bit: at, Skip: 1}, {Occurrence: -1, Bit: at, Insert: 2}, {Occurrence: -1, Bit: at, Skip: 2},
+	}
+}
+
+// blame names the field a successful what-if changed: the overridden field,
+// or the field whose path op or value holds the edited bit.
+func blame(rec *provenance.Message, w entity.WhatIf) (int, string) {
+	if w.Decoder != nil && w.Occurrence >= 0 && w.Occurrence < len(rec.Fields) {
+		return w.Occurrence, rec.Fields[w.Occurrence].Name
+	}
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		if (w.Bit >= f.Op.Start && w.Bit < f.Op.Start+f.Op.Bits) || (w.Bit >= f.Start && w.Bit < f.Start+f.Bits) {
+			return i, f.Name
+		}
+	}
+	// Between spans (a finish op, a header): the next field after the bit.
+	for i := range rec.Fields {
+		if rec.Fields[i].Op.Start >= w.Bit || rec.Fields[i].Start >= w.Bit {
+			return i, rec.Fields[i].Name
+		}
+	}
+	return len(rec.Fields) - 1, ""
 }
 
 func explain(f *provenance.Field, w entity.WhatIf) string {
@@ -184,7 +325,7 @@ func explain(f *provenance.Field, w entity.WhatIf) string {
 	case w.Decoder != nil:
 		return fmt.Sprintf("%s read with %s instead of %s aligns the message", f.Name, w.Decoder.Describe(), f.Decoder.Describe())
 	case w.Insert > 0:
-		return fmt.Sprintf("inserting %d bit(s) at bit %d (%s) aligns the message", w.Insert, w.Bit, f.Name)
+		return fmt.Sprintf("inserting %d bit(s) (value %d) at bit %d (%s) aligns the message", w.Insert, w.InsertValue, w.Bit, f.Name)
 	default:
 		return fmt.Sprintf("dropping %d bit(s) at bit %d (%s) aligns the message", w.Skip, w.Bit, f.Name)
 	}

@@ -32,6 +32,7 @@ const (
 	PathOutside    Rule = "field path outside the serializer"
 	UnreadBits     Rule = "bits left unread at the end of the entity data"
 	OverRead       Rule = "read past the end of the entity data"
+	BadDeletion    Rule = "deletion of an entity that does not exist"
 )
 
 // Explanations say, per rule, why it matters.
@@ -49,13 +50,14 @@ var Explanations = map[Rule]string{
 	PathOutside:    "a field path indexes past the serializer: the path bits were read from the wrong place.",
 	UnreadBits:     "the updates ended a byte or more before the data did: some field read too few bits.",
 	OverRead:       "the updates needed more bits than the data holds: some field read too many.",
+	BadDeletion:    "the deletion list that ends a delta message names entities that are not there: it was read from bits that belong to something else.",
 }
 
 // Scores: how strongly each rule points at a misread (0..1).
 var Scores = map[Rule]float64{
 	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, OutOfTypeRange: 0.7,
 	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
-	PathOutside: 1, UnreadBits: 1, OverRead: 1,
+	PathOutside: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
 }
 
 // Anomaly is one rule tripped by one field.

@@ -54,6 +54,10 @@ func Message(m *provenance.Message, exists Lookup) Report {
 		a := Anomaly{Rule: "decode error", Score: 1, Detail: m.Err}
 		rep.End = &a
 	}
+	if m.BadDeletions > 0 && rep.End == nil {
+		a := hit(BadDeletion, "%d of %d deletions", m.BadDeletions, m.Deletions)
+		rep.End = &a
+	}
 	rep.Misaligned = m.Err != ""
 	if rep.End != nil {
 		rep.Count++

@@ -144,7 +144,10 @@ type Result struct {
 	Misaligned bool // data not consumed to within its final byte, or over-read
 	Skipped    bool // a repeated full frame, not applied
 	Deletions  int  // explicit deletions after the updates
-	Err        error
+	// BadDeletions counts deletions of entities that do not exist: a sign
+	// that the list was read from the wrong bits.
+	BadDeletions int
+	Err          error
 }
 
 func (t *Table) baseline(c *Class) (*Node, error) {
@@ -186,7 +189,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	r := &t.br
 	r.Reset(m.EntityData)
 	if t.whatIf != nil {
-		r.Reset(t.whatIf.edit(m.EntityData))
+		r.Reset(t.whatIf.Edit(m.EntityData))
 		t.fieldCount = 0
 	}
 	index := int32(-1)
@@ -310,13 +313,15 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		idx := int32(-1)
 		for i := uint32(0); i < n && !r.Overflowed(); i++ {
 			idx += int32(r.UBitVar())
-			if idx >= 0 && idx < MaxEntities {
+			if idx >= 0 && idx < MaxEntities && t.Entities[idx] != nil {
 				t.Entities[idx] = nil
+			} else {
+				res.BadDeletions++
 			}
 			res.Deletions++
 		}
 		if rec != nil {
-			rec.DeletionStart, rec.DeletionBits, rec.Deletions = start, r.Pos()-start, int(n)
+			rec.DeletionStart, rec.DeletionBits, rec.Deletions, rec.BadDeletions = start, r.Pos()-start, int(n), res.BadDeletions
 		}
 	}
 	res.EndBit = r.Pos()

@@ -21,11 +21,12 @@ type WhatIf struct {
 	Field      *schema.Field // every occurrence of this field
 	Type       string        // every field of this base type
 
-	// Bit edits: at entity-data bit Bit, insert Insert zero bits or drop
-	// Skip bits before decoding.
-	Bit    uint
-	Insert uint
-	Skip   uint
+	// Bit edits: at entity-data bit Bit, insert Insert bits (InsertValue,
+	// lowest bit first) or drop Skip bits before decoding.
+	Bit         uint
+	Insert      uint
+	InsertValue uint64
+	Skip        uint
 }
 
 func (w *WhatIf) decoderFor(ser *schema.Serializer, p *fieldpath.Path, chosen *decoder.Decoder, n int) *decoder.Decoder {
@@ -51,8 +52,8 @@ func (w *WhatIf) decoderFor(ser *schema.Serializer, p *fieldpath.Path, chosen *d
 	return nil
 }
 
-// edit applies the bit insert or skip to a copy of data.
-func (w *WhatIf) edit(data []byte) []byte {
+// Edit applies the bit insert or skip to a copy of data.
+func (w *WhatIf) Edit(data []byte) []byte {
 	if w.Insert == 0 && w.Skip == 0 {
 		return data
 	}
@@ -65,10 +66,12 @@ func (w *WhatIf) edit(data []byte) []byte {
 		out.Bits(uint64(r.Bits(n)), n)
 		pos += n
 	}
-	out.Bits(0, w.Insert)
+	out.Bits(w.InsertValue, w.Insert)
 	r.Skip(min(w.Skip, total-at))
-	for r.Remaining() > 0 {
-		n := min(32, r.Remaining())
+	// Inserted bits push the tail out; the last bits of a message are
+	// padding, so the edited data keeps the original length.
+	for r.Remaining() > 0 && out.Len() < total {
+		n := min(32, r.Remaining(), total-out.Len())
 		out.Bits(uint64(r.Bits(n)), n)
 	}
 	return out.Bytes()

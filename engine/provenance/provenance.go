@@ -67,6 +67,7 @@ type Message struct {
 	// The explicit deletion list that ends a delta message.
 	DeletionStart, DeletionBits uint
 	Deletions                   int
+	BadDeletions                int  // deletions of entities that do not exist
 	EndBit                      uint // where decoding stopped
 	Err                         string
 }
@@ -77,7 +78,7 @@ func (m *Message) Reset() {
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
 	m.DataBits, m.EndBit, m.Err = 0, 0, ""
-	m.DeletionStart, m.DeletionBits, m.Deletions = 0, 0, 0
+	m.DeletionStart, m.DeletionBits, m.Deletions, m.BadDeletions = 0, 0, 0, 0
 }
 
 // UpdateFields returns the fields of update i.
