@@ -366,6 +366,10 @@ type nameEntry struct {
 // thousand paths over and over. Paths through polymorphic pointers depend on
 // the entity's state and are not cached.
 func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (string, *schema.Field, string) {
+	if p.Last == 0 && int(p.Idx[0]) < len(ser.Fields) {
+		f := ser.Fields[p.Idx[0]] // a top-level field is named by itself
+		return f.Name, f, f.Why
+	}
 	k := nameKey{ser, *p}
 	if e, ok := t.names[k]; ok {
 		return e.name, e.field, e.why
