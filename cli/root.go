@@ -44,7 +44,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), statsCmd(), schemaCmd())
+	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), statsCmd(), schemaCmd(), sampleCmd())
 	return root
 }
 

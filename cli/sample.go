@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func sampleCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "sample -o FILE",
+		Short: "Write the built-in sample replay (a short Dota-shaped demo with every decoder family) to FILE",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, ok := sampleReplay()
+			if !ok {
+				return fmt.Errorf("this build has no built-in sample")
+			}
+			if out == "" || out == "-" {
+				_, err := cmd.OutOrStdout().Write(data)
+				return err
+			}
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				return fmt.Errorf("cannot write %s: %v", out, err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s (%d bytes)\n", out, len(data))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (- or empty: standard output)")
+	return cmd
+}
