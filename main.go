@@ -10,6 +10,7 @@ import (
 
 	"github.com/dembug/dembug/cli"
 	"github.com/dembug/dembug/sample"
+	"github.com/dembug/dembug/ui"
 )
 
 func main() {
@@ -28,6 +29,7 @@ func run() (code int) {
 		}
 	}()
 	cli.SetSample(sample.Replay)
+	cli.OpenTUI = ui.Run
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {
 		return 0

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/dembug/dembug/views"
+)
+
+// KeyMap is every key binding of the debugger. The help screen, the status
+// line and docs/tui.md are all generated from it.
+type KeyMap struct {
+	Up, Down, Left, Right         key.Binding
+	PageUp, PageDown, Home, End   key.Binding
+	NextPane, PrevPane            key.Binding
+	NextUpdate, PrevUpdate        key.Binding
+	NextPacket, PrevPacket        key.Binding
+	Expand                        key.Binding
+	GotoTick, Search, Filter, Ent key.Binding
+	Before                        key.Binding
+	Help, Back, Quit              key.Binding
+}
+
+// DefaultKeyMap returns the bindings.
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:         b([]string{"up", "k"}, "↑ k", "up: row, field or scroll"),
+		Down:       b([]string{"down", "j"}, "↓ j", "move down"),
+		Left:       b([]string{"left", "h"}, "← h", "collapse / previous field"),
+		Right:      b([]string{"right", "l"}, "→ l", "expand / next field"),
+		PageUp:     b([]string{"pgup", "ctrl+u"}, "pgup ctrl+u", "page up"),
+		PageDown:   b([]string{"pgdown", "ctrl+d"}, "pgdn ctrl+d", "page down"),
+		Home:       b([]string{"home"}, "home", "first row"),
+		End:        b([]string{"end"}, "end", "last row"),
+		NextPane:   b([]string{"tab"}, "tab", "next pane"),
+		PrevPane:   b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		NextUpdate: b([]string{"n"}, "n", "next entity update"),
+		PrevUpdate: b([]string{"N"}, "N", "previous entity update"),
+		NextPacket: b([]string{"]"}, "]", "next packet"),
+		PrevPacket: b([]string{"["}, "[", "previous packet"),
+		Expand:     b([]string{"enter"}, "enter", "expand or collapse row"),
+		GotoTick:   b([]string{"g"}, "g", "go to a tick"),
+		Search:     b([]string{"/"}, "/", "search fields and classes"),
+		Filter:     b([]string{"f"}, "f", "filter (empty clears)"),
+		Ent:        b([]string{"e"}, "e", "jump to an entity index"),
+		Before:     b([]string{"b"}, "b", "entity before / after"),
+		Help:       b([]string{"?"}, "?", "this help"),
+		Back:       b([]string{"esc"}, "esc", "close; clear the filter"),
+		Quit:       b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
+	}
+}
+
+// ShortHelp is the status-line summary (help.KeyMap).
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextUpdate, k.NextPane, k.Search, k.Help, k.Quit}
+}
+
+// FullHelp is every binding in groups (help.KeyMap).
+func (k KeyMap) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range k.groups() {
+		out = append(out, g.keys)
+	}
+	return out
+}
+
+type keyGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+func (k KeyMap) groups() []keyGroup {
+	return []keyGroup{
+		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End, k.NextPane, k.PrevPane}},
+		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
+		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
+		{"Show", []key.Binding{k.Before, k.Help, k.Back, k.Quit}},
+	}
+}
+
+// HelpGroups converts the bindings for views.Help.
+func (k KeyMap) HelpGroups() []views.HelpGroup {
+	var out []views.HelpGroup
+	for _, g := range k.groups() {
+		hg := views.HelpGroup{Title: g.title}
+		for _, b := range g.keys {
+			hg.Keys = append(hg.Keys, views.HelpKey{Keys: b.Help().Key, Desc: b.Help().Desc})
+		}
+		out = append(out, hg)
+	}
+	hg := views.HelpGroup{Title: "Mouse"}
+	hg.Keys = append(hg.Keys, views.HelpKey{Keys: "wheel", Desc: "scroll the pane under it"})
+	return append(out, hg)
+}

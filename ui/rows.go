@@ -1,0 +1,244 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/views"
+)
+
+// fieldRows turns an update's recorded fields into field-table rows.
+func fieldRows(fs []provenance.Field) []views.FieldRow {
+	rows := make([]views.FieldRow, len(fs))
+	for i := range fs {
+		f := &fs[i]
+		typ := ""
+		if f.Schema != nil {
+			typ = f.Schema.VarType
+		}
+		rows[i] = views.FieldRow{
+			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: ShortDecoder(f.Decoder),
+			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(), Err: len(f.Anomalies) > 0,
+		}
+	}
+	return rows
+}
+
+// updateSpans lays out one update's bits for the bitstream view: the
+// header, each field's path op, the finish op, then each field's value.
+// It returns the spans and, per field, the index of its value span.
+func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan []int, header int) {
+	up := &rec.Updates[u]
+	fs := rec.UpdateFields(u)
+	if up.HeaderBits > 0 {
+		spans = append(spans, views.Span{Start: up.Start, Len: up.HeaderBits, Kind: views.SpanHeader, Field: -1})
+	}
+	header = len(spans) - 1
+	end := up.PathStart
+	for i := range fs {
+		op := fs[i].Op
+		if op.Start < end {
+			continue // keep spans sorted and apart, whatever the record says
+		}
+		spans = append(spans, views.Span{Start: op.Start, Len: op.Bits, Kind: views.SpanPath, Field: i})
+		end = op.Start + op.Bits
+	}
+	if pe := up.PathStart + up.PathBits; up.PathBits > 0 && pe > end {
+		spans = append(spans, views.Span{Start: end, Len: pe - end, Kind: views.SpanHeader, Field: -1})
+		end = pe
+	}
+	valueSpan = make([]int, len(fs))
+	for i := range fs {
+		valueSpan[i] = -1
+		f := &fs[i]
+		if f.Start < end {
+			continue
+		}
+		valueSpan[i] = len(spans)
+		spans = append(spans, views.Span{Start: f.Start, Len: f.Bits, Kind: views.SpanValue, Field: i})
+		end = f.Start + f.Bits
+	}
+	return spans, valueSpan, header
+}
+
+func appendIndex(name string, k int) string {
+	s := strconv.Itoa(k)
+	for len(s) < 4 {
+		s = "0" + s
+	}
+	return name + "." + s
+}
+
+// entityRows lists every set field of an entity's state, named as the
+// engine names field paths, marking the paths an update wrote; at maps
+// each path to its row.
+func entityRows(ser *schema.Serializer, state *entity.Node, written map[fieldpath.Path]bool) (rows []views.EntityRow, at map[fieldpath.Path]int) {
+	at = map[fieldpath.Path]int{}
+	add := func(name string, p fieldpath.Path, v decoder.Value) {
+		at[p] = len(rows)
+		rows = append(rows, views.EntityRow{Name: name, Value: v.String(), Changed: written[p]})
+	}
+	var walk func(ser *schema.Serializer, n *entity.Node, prefix string, p fieldpath.Path, depth int)
+	walk = func(ser *schema.Serializer, n *entity.Node, prefix string, p fieldpath.Path, depth int) {
+		if ser == nil || n == nil || depth >= fieldpath.MaxDepth {
+			return
+		}
+		for i, f := range ser.Fields {
+			q := p
+			q.Last = depth
+			q.Idx[depth] = int32(i)
+			name := prefix + f.Name
+			v := n.Get(i)
+			switch f.Model {
+			case schema.Simple:
+				if v.Kind != decoder.KindNone {
+					add(name, q, v)
+				}
+			case schema.FixedArray, schema.VariableArray:
+				if f.Model == schema.VariableArray && v.Kind != decoder.KindNone {
+					add(name, q, v)
+				}
+				kid := n.Kid(i)
+				if kid == nil || depth+1 >= fieldpath.MaxDepth {
+					continue
+				}
+				for k, ev := range kid.Vals {
+					if ev.Kind == decoder.KindNone {
+						continue
+					}
+					e := q
+					e.Last = depth + 1
+					e.Idx[depth+1] = int32(k)
+					add(appendIndex(name, k), e, ev)
+				}
+			case schema.FixedTable:
+				if v.Kind != decoder.KindNone {
+					add(name, q, v)
+				}
+				next := f.Serializer
+				if len(f.Polymorphic) > 0 {
+					if pi := v.Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
+						next = f.Polymorphic[pi]
+					}
+				}
+				walk(next, n.Kid(i), name+".", q, depth+1)
+			case schema.VariableTable:
+				if v.Kind != decoder.KindNone {
+					add(name, q, v)
+				}
+				kid := n.Kid(i)
+				if kid == nil || depth+2 >= fieldpath.MaxDepth {
+					continue
+				}
+				for k, kk := range kid.Kids {
+					e := q
+					e.Last = depth + 1
+					e.Idx[depth+1] = int32(k)
+					walk(f.Serializer, kk, appendIndex(name, k)+".", e, depth+2)
+				}
+			}
+		}
+	}
+	walk(ser, state, "", fieldpath.Path{}, 0)
+	return rows, at
+}
+
+// modelDetail is the schema view's model-and-decoder column.
+func modelDetail(f *schema.Field) string {
+	switch f.Model {
+	case schema.Simple:
+		return "simple · " + ShortDecoder(f.Decoder)
+	case schema.FixedArray:
+		return fmt.Sprintf("array[%d] · %s", f.Type.Count, ShortDecoder(f.Decoder))
+	case schema.FixedTable:
+		if len(f.Polymorphic) > 0 {
+			return fmt.Sprintf("pointer (%d kinds)", len(f.Polymorphic))
+		}
+		return "pointer · presence bit"
+	case schema.VariableArray:
+		return "vector · " + ShortDecoder(f.Elem)
+	case schema.VariableTable:
+		return "vector of tables"
+	}
+	return f.Model.String()
+}
+
+// schemaRows lists a serializer's fields, expanding the nested serializers
+// the selected path goes through so the selected field shows in place.
+func schemaRows(ser *schema.Serializer, state *entity.Node, sel *fieldpath.Path) []views.SchemaRow {
+	var rows []views.SchemaRow
+	var walk func(ser *schema.Serializer, n *entity.Node, depth, at int)
+	walk = func(ser *schema.Serializer, n *entity.Node, depth, at int) {
+		if ser == nil || depth > fieldpath.MaxDepth {
+			return
+		}
+		want := -1
+		if sel != nil && at <= sel.Last {
+			want = int(sel.Idx[at])
+		}
+		for i, f := range ser.Fields {
+			on := i == want
+			r := views.SchemaRow{
+				Depth: depth, Index: i, Name: f.Name, Type: f.VarType, Detail: modelDetail(f),
+				Nested: f.Serializer != nil,
+			}
+			// The selected field is where the path ends, or the array or
+			// table whose element the path names.
+			last := sel != nil && on && (at == sel.Last ||
+				(at+1 == sel.Last && (f.Model == schema.FixedArray || f.Model == schema.VariableArray)))
+			expand := on && !last && f.Serializer != nil
+			r.Selected = last
+			r.OnPath = on && !last
+			r.Expanded = expand
+			rows = append(rows, r)
+			if !expand {
+				continue
+			}
+			switch f.Model {
+			case schema.FixedTable:
+				next := f.Serializer
+				if len(f.Polymorphic) > 0 {
+					if pi := n.Get(i).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
+						next = f.Polymorphic[pi]
+					}
+				}
+				walk(next, n.Kid(i), depth+1, at+1)
+			case schema.VariableTable:
+				if at+1 <= sel.Last {
+					walk(f.Serializer, n.Kid(i).Kid(int(sel.Idx[at+1])), depth+1, at+2)
+				}
+			}
+		}
+	}
+	walk(ser, state, 0, 0)
+	return rows
+}
+
+// countFields counts a serializer's fields, nested ones included.
+func countFields(ser *schema.Serializer, depth int) int {
+	if ser == nil || depth > 8 {
+		return 0
+	}
+	n := 0
+	for _, f := range ser.Fields {
+		n++
+		if f.Serializer != nil {
+			n += countFields(f.Serializer, depth+1)
+		}
+	}
+	return n
+}
+
+// normPath zeroes the unused indexes so paths compare by their used part.
+func normPath(p fieldpath.Path) fieldpath.Path {
+	for i := p.Last + 1; i < len(p.Idx); i++ {
+		p.Idx[i] = 0
+	}
+	return p
+}

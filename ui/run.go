@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Run opens the interactive debugger on a replay's bytes and returns when
+// the user quits. Bad input is shown inside the debugger, never returned;
+// an internal failure comes back as one error line, never a stack trace.
+func Run(path string, data []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	m := New(path, data, Options{NoColor: noColor()})
+	final, err := tea.NewProgram(m).Run()
+	if err != nil {
+		if errors.Is(err, tea.ErrProgramPanic) {
+			return errors.New("internal error in the terminal UI")
+		}
+		return err
+	}
+	if fm, ok := final.(*Model); ok && fm.fatal != "" {
+		return errors.New(fm.fatal)
+	}
+	return nil
+}
+
+// noColor reports whether NO_COLOR asks for no colour (https://no-color.org:
+// present and not empty).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }

@@ -1,0 +1,613 @@
+// Package ui is dembug's interactive terminal debugger: one Bubble Tea root
+// model that owns the selection (command, message, update, field) and
+// composes the pure rendering functions of package views. Decoding and file
+// work run only inside tea.Cmds, tagged with a generation so stale results
+// are dropped.
+//
+// This file is the data layer: an index pass over the whole file (commands,
+// inner messages, entity-update summaries) and, on demand, a full re-decode
+// of one packet-entities message with its provenance and entity states.
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/msgnames"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Command is one demo command as the index pass saw it.
+type Command struct {
+	Index      int
+	Offset     int
+	Kind       container.Kind
+	Tick       int32
+	Size       int
+	Compressed bool
+	Msgs       []Message // inner messages of a packet, in file order
+	Err        string    // decoding broke inside this command
+	First      int       // index into Index.Updates of this command's first update
+	NumUpdates int
+}
+
+// Message is one inner message of a packet.
+type Message struct {
+	Index int // position in the packet
+	Type  uint32
+	Name  string
+	Size  int  // body bytes
+	Bit   uint // header bit in the packet data
+	PE    *PEInfo
+}
+
+// PEInfo summarises one packet-entities message.
+type PEInfo struct {
+	Updates  []UpdateInfo
+	DataBits uint
+	EndBit   uint
+	Delta    bool
+	Skipped  bool // a repeated full frame, not applied
+	Err      string
+	First    int     // index into Index.Updates of Updates[0]
+	names    []int32 // field-name ids, per update in [UpdateInfo.names, +Fields)
+}
+
+// UpdateInfo summarises one entity update.
+type UpdateInfo struct {
+	Entity  int32
+	Serial  uint32
+	Class   string
+	Op      provenance.Op
+	Fields  int
+	Start   uint
+	End     uint
+	Skipped bool // PVS bits said the update carries no fields
+	Err     string
+	names   int32
+}
+
+// Bits is the update's length in the entity data.
+func (u *UpdateInfo) Bits() uint {
+	if u.End < u.Start {
+		return 0
+	}
+	return u.End - u.Start
+}
+
+// UpdateRef locates one update: command, message and update positions.
+type UpdateRef struct {
+	Cmd, Msg, Upd int32
+}
+
+// IndexError is where the index pass stopped on bad input.
+type IndexError struct {
+	Command int // command index (-1 for the file header)
+	Offset  int // byte offset in the file
+	Tick    int32
+	Text    string
+}
+
+// Index is what the index pass knows about the file so far.
+type Index struct {
+	Path     string
+	Size     int
+	Game     game.Game
+	Build    int32
+	Commands []Command
+	Updates  []UpdateRef // every entity update in file order
+	Names    []string    // interned field names
+	Err      *IndexError
+	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
+	Done     bool
+	Pos      int // bytes indexed
+}
+
+// Cmd returns command i or nil.
+func (ix *Index) Cmd(i int) *Command {
+	if i < 0 || i >= len(ix.Commands) {
+		return nil
+	}
+	return &ix.Commands[i]
+}
+
+// Msg returns message j of command i or nil.
+func (ix *Index) Msg(i, j int) *Message {
+	c := ix.Cmd(i)
+	if c == nil || j < 0 || j >= len(c.Msgs) {
+		return nil
+	}
+	return &c.Msgs[j]
+}
+
+// Update returns update k of message j of command i or nil.
+func (ix *Index) Update(i, j, k int) *UpdateInfo {
+	m := ix.Msg(i, j)
+	if m == nil || m.PE == nil || k < 0 || k >= len(m.PE.Updates) {
+		return nil
+	}
+	return &m.PE.Updates[k]
+}
+
+// FieldNames returns the interned field-name ids an update touched.
+func (ix *Index) FieldNames(r UpdateRef) []int32 {
+	m := ix.Msg(int(r.Cmd), int(r.Msg))
+	if m == nil || m.PE == nil {
+		return nil
+	}
+	u := &m.PE.Updates[r.Upd]
+	return m.PE.names[u.names : int(u.names)+u.Fields]
+}
+
+// FlatOf returns the position of an update in Updates, or -1.
+func (ix *Index) FlatOf(cmd, msg, upd int) int {
+	m := ix.Msg(cmd, msg)
+	if m == nil || m.PE == nil || upd < 0 || upd >= len(m.PE.Updates) {
+		return -1
+	}
+	return m.PE.First + upd
+}
+
+// append adds an index chunk.
+func (ix *Index) append(ch *indexChunk) {
+	if ch.Game != game.Unknown {
+		ix.Game = ch.Game
+	}
+	if ch.Build != 0 {
+		ix.Build = ch.Build
+	}
+	ix.Names = append(ix.Names, ch.Names...)
+	for _, c := range ch.Commands {
+		c.First = len(ix.Updates)
+		for j := range c.Msgs {
+			pe := c.Msgs[j].PE
+			if pe == nil {
+				continue
+			}
+			pe.First = len(ix.Updates)
+			for k := range pe.Updates {
+				ix.Updates = append(ix.Updates, UpdateRef{int32(len(ix.Commands)), int32(j), int32(k)})
+			}
+		}
+		c.NumUpdates = len(ix.Updates) - c.First
+		ix.Commands = append(ix.Commands, c)
+	}
+	if ch.Err != nil {
+		ix.Err = ch.Err
+	}
+	if ch.EndNote != "" {
+		ix.EndNote = ch.EndNote
+	}
+	ix.Pos = ch.Pos
+	ix.Done = ch.Done
+}
+
+// indexChunk is one step of the index pass.
+type indexChunk struct {
+	EndNote  string
+	Commands []Command
+	Names    []string
+	Game     game.Game
+	Build    int32
+	Err      *IndexError
+	Pos      int
+	Done     bool
+}
+
+// indexer runs the index pass in chunks. Only one goroutine uses it at a
+// time: the next chunk is requested after the previous one arrived.
+type indexer struct {
+	data  []byte
+	r     *replay.Replay
+	rec   provenance.Message
+	cur   *Command
+	out   []Command
+	names map[string]int32
+	fresh []string
+	done  bool
+
+	lastKind  container.Kind
+	lastIndex int
+}
+
+func newIndexer(data []byte) *indexer {
+	return &indexer{data: data, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
+}
+
+// errorAt converts any error into an IndexError.
+func errorAt(err error, fallbackCmd, fallbackOff int) *IndexError {
+	var re *replay.Error
+	if errors.As(err, &re) {
+		return &IndexError{Command: re.Loc.Command, Offset: re.Loc.Offset, Tick: re.Loc.Tick, Text: re.Error()}
+	}
+	var ce *container.Error
+	if errors.As(err, &ce) {
+		return &IndexError{Command: ce.Command, Offset: ce.Offset, Tick: ce.Tick, Text: ce.Error()}
+	}
+	return &IndexError{Command: fallbackCmd, Offset: fallbackOff, Tick: -1, Text: err.Error()}
+}
+
+func (ix *indexer) open() error {
+	r, err := replay.Open(ix.data)
+	if err != nil {
+		return err
+	}
+	ix.r = r
+	r.Hooks.Inner = ix.inner
+	r.Hooks.Record = func(replay.Location) *provenance.Message { return &ix.rec }
+	r.Hooks.Entities = ix.entities
+	r.Hooks.Command = ix.command
+	return nil
+}
+
+func (ix *indexer) begin(loc replay.Location) *Command {
+	if ix.cur == nil || ix.cur.Index != loc.Command {
+		ix.cur = &Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick}
+	}
+	return ix.cur
+}
+
+func (ix *indexer) inner(loc replay.Location, m *messages.Inner) {
+	c := ix.begin(loc)
+	c.Msgs = append(c.Msgs, Message{
+		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
+	})
+}
+
+func (ix *indexer) intern(name string) int32 {
+	id, ok := ix.names[name]
+	if !ok {
+		id = int32(len(ix.names))
+		ix.names[name] = id
+		ix.fresh = append(ix.fresh, name)
+	}
+	return id
+}
+
+func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+	c := ix.begin(loc)
+	var msg *Message
+	for j := len(c.Msgs) - 1; j >= 0; j-- {
+		if c.Msgs[j].Index == loc.Message {
+			msg = &c.Msgs[j]
+			break
+		}
+	}
+	if msg == nil {
+		return
+	}
+	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped}
+	if res.Err != nil {
+		pe.Err = res.Err.Error()
+	}
+	if rec != nil {
+		pe.Updates = make([]UpdateInfo, len(rec.Updates))
+		pe.names = make([]int32, 0, len(rec.Fields))
+		for i, u := range rec.Updates {
+			pe.Updates[i] = UpdateInfo{
+				Entity: u.Index, Serial: u.Serial, Class: u.Class, Op: u.Op, Fields: u.NumFields,
+				Start: u.Start, End: u.End, Skipped: u.Skipped, Err: u.Err, names: int32(len(pe.names)),
+			}
+			if u.End == 0 && u.Err != "" {
+				pe.Updates[i].End = res.EndBit
+			}
+			for _, f := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
+				pe.names = append(pe.names, ix.intern(f.Name))
+			}
+		}
+		if pe.Err == "" && rec.Err != "" {
+			pe.Err = rec.Err
+		}
+	}
+	msg.PE = pe
+}
+
+func (ix *indexer) command(c *container.Command) {
+	cur := ix.begin(replay.Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick})
+	cur.Kind, cur.Tick, cur.Size, cur.Compressed = c.Kind, c.Tick, c.Size, c.Compressed
+	ix.finish(cur)
+}
+
+func (ix *indexer) finish(c *Command) {
+	ix.lastKind, ix.lastIndex = c.Kind, c.Index
+	sort.SliceStable(c.Msgs, func(a, b int) bool { return c.Msgs[a].Index < c.Msgs[b].Index })
+	ix.out = append(ix.out, *c)
+	ix.cur = nil
+}
+
+// step runs the index pass for about budget and returns what it found.
+// It never panics: a panic inside the engine becomes an error at the
+// command being decoded.
+func (ix *indexer) step(budget time.Duration) (ch *indexChunk) {
+	ch = &indexChunk{}
+	defer func() {
+		if p := recover(); p != nil {
+			cmd, off := -1, 0
+			if ix.cur != nil {
+				cmd, off = ix.cur.Index, ix.cur.Offset
+			} else if ix.r != nil {
+				off = ix.r.Pos()
+			}
+			ix.stop(ch, &IndexError{Command: cmd, Offset: off, Tick: -1, Text: fmt.Sprintf("internal error while decoding: %v", p)})
+		}
+	}()
+	if ix.done {
+		ch.Done = true
+		return ch
+	}
+	if ix.r == nil {
+		if err := ix.open(); err != nil {
+			ix.stop(ch, errorAt(err, -1, 0))
+			return ch
+		}
+	}
+	start := time.Now()
+	for n := 0; ; n++ {
+		_, err := ix.r.Step()
+		if err == io.EOF {
+			if ix.lastKind != container.Stop {
+				ch.EndNote = fmt.Sprintf("end of file after command #%d, no DEM_Stop", ix.lastIndex)
+			}
+			ix.stop(ch, nil)
+			return ch
+		}
+		if err != nil {
+			off := ix.r.Pos()
+			ie := errorAt(err, len(ix.out), off)
+			ix.stop(ch, ie)
+			return ch
+		}
+		if n&15 == 15 && time.Since(start) > budget {
+			break
+		}
+	}
+	ix.flush(ch)
+	return ch
+}
+
+// stop ends the pass, keeping a partly decoded command with its error.
+func (ix *indexer) stop(ch *indexChunk, ie *IndexError) {
+	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
+		ix.cur.Err = ie.Text
+		ix.finish(ix.cur)
+	}
+	ix.cur = nil
+	ch.Err = ie
+	ix.done = true
+	ch.Done = true
+	ix.flush(ch)
+}
+
+func (ix *indexer) flush(ch *indexChunk) {
+	ch.Commands, ix.out = ix.out, nil
+	ch.Names, ix.fresh = ix.fresh, nil
+	if ix.r != nil {
+		ch.Game = ix.r.Game
+		ch.Build = ix.r.Header.BuildNum
+		ch.Pos = ix.r.Pos()
+	}
+	if ch.Done {
+		ch.Pos = len(ix.data)
+	}
+}
+
+// BuildIndex runs the whole index pass at once (tests, benchmarks).
+func BuildIndex(path string, data []byte) *Index {
+	ix := &Index{Path: path, Size: len(data)}
+	in := newIndexer(data)
+	for !ix.Done {
+		ix.append(in.step(time.Hour))
+	}
+	return ix
+}
+
+// Detail is one packet-entities message decoded with full provenance, and
+// the states of the entities it touched.
+type Detail struct {
+	Cmd, Msg int // command index and message position (not the inner index)
+	Tick     int32
+	Rec      *provenance.Message
+	Data     []byte // the message's entity data
+	Snaps    []EntitySnap
+	Err      string // the decode could not reach this message
+}
+
+// EntitySnap is an entity's state after one update (and, derived on
+// demand, before it).
+type EntitySnap struct {
+	Serial uint32
+	Class  string
+	Ser    *schema.Serializer
+	After  *entity.Node
+	before *entity.Node
+}
+
+// Before returns the entity state before update u: the state after it with
+// every field the update wrote set back to its previous value.
+func (d *Detail) Before(u int) *entity.Node {
+	if u < 0 || u >= len(d.Snaps) || d.Snaps[u].After == nil {
+		return nil
+	}
+	s := &d.Snaps[u]
+	if s.before == nil {
+		n := s.After.Clone()
+		fs := d.Rec.UpdateFields(u)
+		for i := len(fs) - 1; i >= 0; i-- {
+			setPath(n, fs[i].Path.Slice(), fs[i].Prev)
+		}
+		s.before = n
+	}
+	return s.before
+}
+
+func setPath(n *entity.Node, path []int32, v decoder.Value) {
+	for _, i := range path[:len(path)-1] {
+		if n == nil || int(i) >= len(n.Kids) {
+			return
+		}
+		n = n.Kids[i]
+	}
+	if n == nil {
+		return
+	}
+	last := int(path[len(path)-1])
+	for len(n.Vals) <= last {
+		n.Vals = append(n.Vals, decoder.Value{})
+	}
+	n.Vals[last] = v
+}
+
+// liveDecoder keeps a live replay positioned after the last decoded command, so
+// stepping forward is cheap; going back re-runs from the start unless the
+// message is in the small cache. Load is safe for concurrent use; requests
+// superseded by a newer generation return early.
+type liveDecoder struct {
+	mu     sync.Mutex
+	data   []byte
+	r      *replay.Replay
+	last   int // index of the last command decoded, -1 before any
+	cache  []*Detail
+	latest atomic.Uint64
+}
+
+const detailCacheSize = 24
+
+func newLiveDecoder(data []byte) *liveDecoder { return &liveDecoder{data: data, last: -1} }
+
+var errStale = errors.New("superseded")
+
+// Load decodes message position msg (inner index innerIdx) of command cmd.
+func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, c := range d.cache {
+		if c.Cmd == cmd && c.Msg == msg {
+			copy(d.cache[1:i+1], d.cache[:i])
+			d.cache[0] = c
+			return c, nil
+		}
+	}
+	if gen < d.latest.Load() {
+		return nil, errStale
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			d.r = nil
+			det, err = nil, fmt.Errorf("internal error while decoding: %v", p)
+		}
+	}()
+	if d.r == nil || d.last >= cmd {
+		r, err := replay.Open(d.data)
+		if err != nil {
+			return nil, err
+		}
+		d.r, d.last = r, -1
+	}
+	det = &Detail{Cmd: cmd, Msg: msg}
+	found := false
+	d.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+		if loc.Command == cmd && loc.Message == innerIdx {
+			det.Rec = &provenance.Message{}
+			return det.Rec
+		}
+		return nil
+	}
+	d.r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+		if rec == nil || rec != det.Rec {
+			return
+		}
+		found = true
+		det.Tick = loc.Tick
+		det.Data = append([]byte(nil), m.EntityData...)
+		det.Snaps = make([]EntitySnap, len(rec.Updates))
+		for i, u := range rec.Updates {
+			s := &det.Snaps[i]
+			s.Serial, s.Class = u.Serial, u.Class
+			e := d.r.Entities.Entities[u.Index]
+			if e == nil || e.Class == nil {
+				continue
+			}
+			s.Ser = e.Class.Serializer
+			s.After = e.State.Clone()
+		}
+	}
+	for d.last < cmd {
+		c, err := d.r.Step()
+		if err != nil {
+			d.r = nil // a broken replay cannot go on; reopen next time
+			if found {
+				det.Err = err.Error()
+				break
+			}
+			if err == io.EOF {
+				return nil, fmt.Errorf("command #%d is past the end of the file", cmd)
+			}
+			return nil, err
+		}
+		d.last = c.Index
+		if d.last < cmd && gen < d.latest.Load() {
+			return nil, errStale
+		}
+	}
+	if d.r != nil {
+		d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil
+	}
+	if !found {
+		return nil, fmt.Errorf("command #%d has no packet-entities message #%d", cmd, innerIdx)
+	}
+	if len(d.cache) < detailCacheSize {
+		d.cache = append(d.cache, nil)
+	}
+	copy(d.cache[1:], d.cache)
+	d.cache[0] = det
+	return det, nil
+}
+
+// matcher tests field names and classes against a query, case-insensitively.
+type matcher struct {
+	q     string
+	names []bool // per interned name id
+}
+
+func newMatcher(ix *Index, q string) *matcher {
+	m := &matcher{q: strings.ToLower(strings.TrimSpace(q))}
+	m.names = make([]bool, len(ix.Names))
+	for i, n := range ix.Names {
+		m.names[i] = strings.Contains(strings.ToLower(n), m.q)
+	}
+	return m
+}
+
+func (m *matcher) fieldName(id int32) bool { return int(id) < len(m.names) && m.names[id] }
+
+func (m *matcher) class(c string) bool { return strings.Contains(strings.ToLower(c), m.q) }
+
+// update reports whether update r matches by class or by a field name.
+func (m *matcher) update(ix *Index, r UpdateRef) bool {
+	u := ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd))
+	if u == nil {
+		return false
+	}
+	if m.class(u.Class) {
+		return true
+	}
+	for _, id := range ix.FieldNames(r) {
+		if m.fieldName(id) {
+			return true
+		}
+	}
+	return false
+}

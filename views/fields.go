@@ -1,0 +1,162 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FieldRow is one changed field of an entity update.
+type FieldRow struct {
+	Path    string // field path, e.g. [3 12 0]
+	Name    string // CBodyComponent.m_cellX
+	Type    string // schema var_type
+	Decoder string // short decoder name, e.g. quant13
+	Offset  string // first value bit, e.g. 0x1a.3
+	Bits    uint   // value bits
+	Value   string
+	Err     bool // the field's decode failed or looks wrong
+}
+
+// FieldTableInput is everything FieldTable needs.
+type FieldTableInput struct {
+	Rows     []FieldRow
+	Selected int    // index into Rows, -1 for none
+	Empty    string // shown when there are no rows
+	Width    int
+	Height   int // lines including the header
+	Theme    Theme
+}
+
+// fieldCol is one column of the field table.
+type fieldCol struct {
+	title string
+	get   func(r *FieldRow) string
+	right bool // right-aligned
+	min   int
+	w     int // natural, then assigned width
+	on    bool
+}
+
+// FieldTable renders the fields of one update as a table: path, name,
+// type, decoder, bit offset, bit length and value. Columns shrink and the
+// type and decoder columns drop out as the width goes down; the selected
+// row is kept in view and marked with '>'.
+func FieldTable(in FieldTableInput) string {
+	t := in.Theme
+	w := max(in.Width, 1)
+	if len(in.Rows) == 0 {
+		msg := in.Empty
+		if msg == "" {
+			msg = "(no fields)"
+		}
+		return t.paint(t.Dim, Fit(" "+msg, w))
+	}
+	cols := []*fieldCol{
+		{title: "path", get: func(r *FieldRow) string { return r.Path }, min: 5},
+		{title: "name", get: func(r *FieldRow) string { return r.Name }, min: 8},
+		{title: "type", get: func(r *FieldRow) string { return r.Type }, min: 6},
+		{title: "decoder", get: func(r *FieldRow) string { return r.Decoder }, min: 6},
+		{title: "offset", get: func(r *FieldRow) string { return r.Offset }, right: true, min: 6},
+		{title: "bits", get: func(r *FieldRow) string { return fmt.Sprint(r.Bits) }, right: true, min: 4},
+		{title: "value", get: func(r *FieldRow) string { return r.Value }, min: 6},
+	}
+	path, name, typ, dec, _, _, val := cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]
+	for _, c := range cols {
+		c.on = true
+		c.w = Width(c.title)
+		for i := range in.Rows {
+			c.w = max(c.w, Width(c.get(&in.Rows[i])))
+		}
+	}
+	path.w = min(path.w, 14)
+	name.w = min(name.w, 40)
+	typ.w = min(typ.w, 24)
+	dec.w = min(dec.w, 16)
+	val.w = max(min(val.w, 40), 10)
+
+	avail := w - 1 // the cursor mark
+	total := func() int {
+		n := 0
+		for _, c := range cols {
+			if c.on {
+				n += c.w + 1
+			}
+		}
+		return n - 1
+	}
+	// Shrink, then drop, in order of least loss.
+	steps := []func(){
+		func() { name.w = max(name.min, min(name.w, 32)); typ.w = max(typ.min, min(typ.w, 16)) },
+		func() { val.w = max(val.min, min(val.w, 20)) },
+		func() { name.w = max(name.min, min(name.w, 24)) },
+		func() { typ.w = max(typ.min, min(typ.w, 10)); dec.w = max(dec.min, min(dec.w, 9)) },
+		func() { val.w = max(val.min, min(val.w, 16)) },
+		func() { name.w = max(name.min, min(name.w, 20)) },
+		func() { val.w = max(val.min, min(val.w, 12)) },
+		func() { path.w = max(path.min, min(path.w, 8)) },
+		func() { typ.w = max(typ.min, min(typ.w, 7)) },
+		func() { typ.on = false },
+		func() { dec.on = false },
+		func() { name.w = max(name.min, min(name.w, 16)); val.w = max(val.min, min(val.w, 10)) },
+		func() { path.on = false },
+		func() { name.w = max(name.min, min(name.w, 12)) },
+		func() { val.w = val.min },
+		func() { name.w = name.min },
+	}
+	for _, step := range steps {
+		if total() <= avail {
+			break
+		}
+		step()
+	}
+	if extra := avail - total(); extra > 0 {
+		val.w += extra
+	}
+
+	row := func(get func(c *fieldCol) string) string {
+		var b strings.Builder
+		first := true
+		for _, c := range cols {
+			if !c.on {
+				continue
+			}
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			s := get(c)
+			switch {
+			case c.right:
+				b.WriteString(padL(s, c.w))
+			case c == name:
+				b.WriteString(padR(truncLeft(s, c.w), c.w))
+			default:
+				b.WriteString(padR(s, c.w))
+			}
+		}
+		return b.String()
+	}
+	lines := []string{t.paint(t.Dim, Fit(" "+row(func(c *fieldCol) string { return c.title }), w))}
+	body := max(0, in.Height-1)
+	top := scrollTop(len(in.Rows), body, in.Selected, 0)
+	for i := top; i < len(in.Rows) && i < top+body; i++ {
+		r := &in.Rows[i]
+		mark := " "
+		if i == in.Selected {
+			mark = ">"
+		}
+		line := Fit(mark+row(func(c *fieldCol) string { return c.get(r) }), w)
+		switch {
+		case i == in.Selected:
+			line = t.paint(t.SelectedValue, line)
+		case r.Err:
+			line = t.paint(t.Error, line)
+		case (i-top)%2 == 1:
+			line = t.paint(t.Text, line)
+		default:
+			line = t.paint(t.Text, line)
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
