@@ -179,6 +179,21 @@ func (r *Reader) UBitVarFP() uint32 {
 
 // VarUint32 reads a protobuf-style base-128 varint of at most 5 bytes.
 func (r *Reader) VarUint32() uint32 {
+	if r.pos+64 <= r.end {
+		// Fast path: all five possible bytes are in one 64-bit load.
+		w := r.peek64(r.pos>>3) >> (r.pos & 7)
+		var x uint32
+		for i := uint(0); i < 5; i++ {
+			b := uint32(w >> (8 * i))
+			x |= (b & 0x7f) << (7 * i)
+			if b&0x80 == 0 {
+				r.pos += 8 * (i + 1)
+				return x
+			}
+		}
+		r.pos += 40
+		return x
+	}
 	var x uint32
 	for s := uint(0); s < 35; s += 7 {
 		b := r.Bits(8)
