@@ -177,32 +177,10 @@ func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 		*dst = Value{Kind: KindVector, N: 3, F: [4]float64{angle(r, n), angle(r, n), angle(r, n)}}
 		return
 	case FamQAngleCoord:
-		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
-		v := Value{Kind: KindVector, N: 3}
-		if hx {
-			v.F[0] = coord(r)
-		}
-		if hy {
-			v.F[1] = coord(r)
-		}
-		if hz {
-			v.F[2] = coord(r)
-		}
-		*dst = v
+		*dst = presentAngles(r, coord)
 		return
 	case FamQAnglePrecise:
-		hx, hy, hz := r.Bool(), r.Bool(), r.Bool()
-		v := Value{Kind: KindVector, N: 3}
-		if hx {
-			v.F[0] = preciseAngle(r)
-		}
-		if hy {
-			v.F[1] = preciseAngle(r)
-		}
-		if hz {
-			v.F[2] = preciseAngle(r)
-		}
-		*dst = v
+		*dst = presentAngles(r, preciseAngle)
 		return
 	}
 	*dst = Value{}
@@ -252,6 +230,18 @@ func coord(r *bitio.Reader) float64 {
 	v := float64(float32(i) + float32(f)*(1.0/32))
 	if neg {
 		v = -v
+	}
+	return v
+}
+
+// presentAngles reads three presence bits, then each present component.
+func presentAngles(r *bitio.Reader, read func(*bitio.Reader) float64) Value {
+	has := [3]bool{r.Bool(), r.Bool(), r.Bool()}
+	v := Value{Kind: KindVector, N: 3}
+	for i, h := range has {
+		if h {
+			v.F[i] = read(r)
+		}
 	}
 	return v
 }
