@@ -36,3 +36,17 @@ func BenchmarkNextUpdate(b *testing.B) {
 		b.Fatal(hs.m.fatal)
 	}
 }
+
+// BenchmarkOpen measures opening the Dota 2 replay at 160×48 until the first
+// frame shows real fields: the index pass over the whole file, the decode
+// of the first packet-entities message and one View. The target is under a
+// second.
+func BenchmarkOpen(b *testing.B) {
+	_, data := loadReplay(b, dotaReplay)
+	for b.Loop() {
+		hs := newHarness(b, "auto-20240102-2233.dem", data, 160, 48)
+		if out := hs.m.View(); hs.m.fatal != "" || len(hs.m.ix.Updates) == 0 {
+			b.Fatalf("not open: %s %v", hs.m.fatal, out)
+		}
+	}
+}
