@@ -9,6 +9,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
@@ -559,6 +560,12 @@ type ExplainInput struct {
 	Data   []byte // the message's entity data
 	Update int    // index into Rec.Updates
 	Field  int    // index within the update's fields
+	// Report, when set, is the message's diagnosis: the field's anomalies
+	// and the message's problem are explained after what the field is.
+	Report *diagnose.Report
+	// Override, when set, says the field's decoder was put there by a
+	// what-if (the recorded why is the schema's choice, not the one used).
+	Override string
 }
 
 // Explain builds the inspector sections for one field: what it is, which
@@ -582,10 +589,14 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		{Label: "entity", Text: fmt.Sprintf("#%d %s %s · field #%d of %d", u.Index, u.Class, u.Op, in.Field, len(fs))},
 		{Label: "value", Text: val, Style: views.LineMath},
 	}
-	for _, a := range f.Anomalies {
-		what = append(what, views.InspectorLine{Label: "warning", Text: a, Style: views.LineWarn})
-	}
 	secs = append(secs, views.InspectorSection{Title: "Field", Lines: what})
+	secs = append(secs, anomalySection(fieldAnomalies(in.Report, u.FirstField, in.Field))...)
+	// The message's problem: right here when this field is its first
+	// suspect, else after the field's own sections.
+	suspect := in.Report != nil && in.Report.First != nil && in.Report.First.Field == u.FirstField+in.Field
+	if suspect {
+		secs = append(secs, problemSection(in.Report)...)
+	}
 
 	// Decoder.
 	var dl []views.InspectorLine
@@ -599,7 +610,12 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		}
 		dl = append(dl, views.InspectorLine{Label: "decoder", Text: desc})
 	}
-	if f.Why != "" {
+	if in.Override != "" {
+		dl = append(dl, views.InspectorLine{Label: "what-if", Text: in.Override, Style: views.LineWarn})
+		if f.Why != "" {
+			dl = append(dl, views.InspectorLine{Label: "schema", Text: "would choose: " + f.Why, Style: views.LineDim})
+		}
+	} else if f.Why != "" {
 		dl = append(dl, views.InspectorLine{Label: "why", Text: f.Why})
 	}
 	if s := f.Schema; s != nil {
@@ -682,12 +698,16 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		pl = append(pl, views.InspectorLine{Label: "then", Text: fmt.Sprintf("%s (code %s) at %s ends the paths", fieldpath.Finish, fc.String(), bitio.Offset(end-uint(fc.Len))), Style: views.LineDim})
 	}
 	secs = append(secs, views.InspectorSection{Title: "Field path", Lines: pl})
+	if !suspect {
+		secs = append(secs, problemSection(in.Report)...)
+	}
 	return secs
 }
 
 // ExplainUpdate builds the inspector sections for an update without a
-// selected field: its header, path stream and outcome.
-func ExplainUpdate(rec *provenance.Message, ui int) []views.InspectorSection {
+// selected field: its header, path stream and outcome, and the message's
+// problem when rep (which may be nil) has one.
+func ExplainUpdate(rec *provenance.Message, ui int, rep *diagnose.Report) []views.InspectorSection {
 	u := &rec.Updates[ui]
 	l := []views.InspectorLine{
 		{Label: "entity", Text: fmt.Sprintf("#%d %s, serial %d", u.Index, u.Class, u.Serial)},
@@ -708,5 +728,5 @@ func ExplainUpdate(rec *provenance.Message, ui int) []views.InspectorSection {
 	if u.Err != "" {
 		l = append(l, views.InspectorLine{Label: "error", Text: u.Err, Style: views.LineError})
 	}
-	return []views.InspectorSection{{Title: "Update", Lines: l}}
+	return append([]views.InspectorSection{{Title: "Update", Lines: l}}, problemSection(rep)...)
 }

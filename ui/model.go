@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/views"
@@ -120,6 +121,19 @@ type Model struct {
 
 	prefetched bool
 
+	// Diagnostics: the decoder picker, the what-if shown (for one message)
+	// and the one running; the captured message what-ifs re-decode.
+	picker     *picker
+	wi         *whatIf
+	wiGen      uint64
+	wiPending  bool
+	cases      *caseCache
+	wiRowKey   [4]int // the selection wiRowSel was derived from
+	wiRowSel   int    // selected row of the diff
+	wiPairsFor *whatIf
+	wiPairsUpd int
+	wiPairs    []diffPair
+
 	note    string
 	noteErr bool
 	spin    int
@@ -139,7 +153,7 @@ type viewCache struct {
 	entKey    [3]any
 	entRows   []views.EntityRow
 	entAt     map[fieldpath.Path]int
-	inspKey   [3]any
+	inspKey   [5]any
 	insp      []views.InspectorSection
 }
 
@@ -157,6 +171,7 @@ func New(path string, data []byte, opts Options) *Model {
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
 		sel:   noSel,
 		lastA: paneTimeline, lastB: paneInspector,
+		cases: &caseCache{},
 	}
 	m.theme = views.DefaultTheme()
 	if opts.NoColor {
@@ -210,9 +225,11 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		return m, m.onIndex(msg)
 	case detailMsg:
 		m.onDetail(msg)
+	case whatIfMsg:
+		m.onWhatIf(msg)
 	case panicMsg:
 		m.fatal = "internal error: " + msg.text
-		m.loading = false
+		m.loading, m.wiPending = false, false
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
 	case tea.KeyPressMsg:
@@ -382,6 +399,9 @@ func (m *Model) selFromRow() tea.Cmd {
 func (m *Model) setSel(s Sel) {
 	if s.Cmd != m.sel.Cmd || s.Msg != m.sel.Msg || s.Upd != m.sel.Upd {
 		m.entScroll, m.schScroll = 0, 0
+	}
+	if (m.wi != nil || m.wiPending) && (s.Cmd != m.sel.Cmd || s.Msg != m.sel.Msg) {
+		m.leaveWhatIf() // a what-if belongs to one message
 	}
 	if s != m.sel {
 		m.inspScroll = 0
@@ -657,6 +677,10 @@ func (m *Model) curFields() []provenance.Field {
 }
 
 func (m *Model) moveField(delta int) {
+	if wi := m.wiHere(); wi != nil {
+		m.moveDiffRow(wi, delta)
+		return
+	}
 	fs := m.curFields()
 	if len(fs) == 0 {
 		return
@@ -804,6 +828,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.prompt != promptNone {
 		return m.onPromptKey(msg)
 	}
+	if m.picker != nil {
+		return m.onPickerKey(msg)
+	}
 	if m.showHelp {
 		switch {
 		case key.Matches(msg, k.Quit):
@@ -819,7 +846,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Back):
-		if m.filter != nil {
+		if m.wi != nil || m.wiPending {
+			m.leaveWhatIf()
+			m.setNote("left the what-if", false)
+		} else if m.filter != nil {
 			m.clearFilter()
 			m.rebuild()
 			m.follow()
@@ -847,6 +877,19 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.prompt, m.input = promptEntity, ""
 	case key.Matches(msg, k.Before):
 		m.before = !m.before
+	case key.Matches(msg, k.NextAnomaly):
+		return m.stepAnomaly(1)
+	case key.Matches(msg, k.PrevAnomaly):
+		return m.stepAnomaly(-1)
+	case key.Matches(msg, k.WhatIf):
+		m.openPicker()
+	case key.Matches(msg, k.Toggle):
+		if wi := m.wiHere(); wi != nil {
+			wi.showOrig = !wi.showOrig
+			m.setNote("showing the "+wi.sideName()+" decode", false)
+		} else {
+			m.setNote("no what-if here: d on a field starts one", false)
+		}
 	case key.Matches(msg, k.Expand):
 		if m.focus == paneTimeline {
 			return m.toggleRow()
@@ -1036,6 +1079,10 @@ func (m *Model) Render() string {
 			parts[y] = b.String()
 		}
 		body = views.Block(strings.Join(parts, "\n"), m.w, bodyH)
+		if m.picker != nil {
+			box, x, y := m.pickerBox(bodyH)
+			body = views.Overlay(body, box, x, y)
+		}
 	}
 	return body + "\n" + m.statusLine()
 }
@@ -1092,7 +1139,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		c := &ix.Commands[r.cmd]
 		return views.TimelineRow{
 			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
-			Err: c.Err != "", Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed,
+			Err: c.Err != "", Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: c.Sev,
 		}
 	case views.RowMessage:
 		msg := &ix.Commands[r.cmd].Msgs[r.msg]
@@ -1101,6 +1148,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 			row.Expandable = len(msg.PE.Updates) > 0
 			row.Expanded = m.expanded(expKey{r.cmd, r.msg})
 			row.Err = msg.PE.Err != ""
+			row.Sev = msg.PE.Sev
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
 		}
 		return row
@@ -1108,7 +1156,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		u := ix.Update(int(r.cmd), int(r.msg), int(r.upd))
 		return views.TimelineRow{
 			Kind: views.RowUpdate, Index: int(u.Entity), Name: u.Class, Op: u.Op.String(),
-			Fields: u.Fields, Bits: u.Bits(), Err: u.Err != "",
+			Fields: u.Fields, Bits: u.Bits(), Err: u.Err != "", Sev: u.Sev,
 		}
 	case views.RowError:
 		e := ix.Err
@@ -1167,10 +1215,23 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	d := m.cur()
 	if d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates) {
 		u := &d.Rec.Updates[m.sel.Upd]
+		if wi := m.wiHere(); wi != nil {
+			row, pairs := m.wiRow(wi)
+			title = fmt.Sprintf("What-if · entity #%d %s · showing the %s decode (x)", u.Index, u.Class, wi.sideName())
+			return title, views.DiffTable(views.DiffTableInput{
+				Rows: wi.diffRows(m.sel.Upd, pairs), Selected: row, Original: wi.showOrig,
+				Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
+			})
+		}
 		title = fmt.Sprintf("Fields · entity #%d %s %s · %d fields", u.Index, u.Class, u.Op, u.NumFields)
+		if n := countAnomalous(&d.Report, u.FirstField, u.NumFields); n > 0 {
+			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
+				title += more
+			}
+		}
 		key := [2]any{d, m.sel.Upd}
 		if m.cache.fieldsKey != key {
-			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd))
+			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField)
 		}
 		return title, views.FieldTable(views.FieldTableInput{
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
@@ -1179,22 +1240,36 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	return title, views.FieldTable(views.FieldTableInput{Selected: -1, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme})
 }
 
+// countAnomalous counts the fields in [first, first+n) with any anomaly.
+func countAnomalous(rep *diagnose.Report, first, n int) int {
+	c := 0
+	for i := first; i < first+n && i < len(rep.Anomalies); i++ {
+		if len(rep.Anomalies[i]) > 0 {
+			c++
+		}
+	}
+	return c
+}
+
 func (m *Model) bitsPane(w, h int) (string, string) {
-	d := m.cur()
-	if d == nil {
+	sh, ok := m.shown()
+	if !ok {
 		return "Bitstream", m.theme.Dim.Render(" select a packet-entities message or update")
 	}
-	title := fmt.Sprintf("Bitstream · entity data, %s", bitio.Size(uint(len(d.Data))*8))
-	in := views.HexBitsInput{Data: d.Data, Selected: -1, Width: w, Height: h, Theme: m.theme}
-	if m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates) {
-		key := [2]any{d, m.sel.Upd}
+	title := fmt.Sprintf("Bitstream · entity data, %s", bitio.Size(uint(len(sh.data))*8))
+	if sh.whatIf {
+		title = fmt.Sprintf("Bitstream · what-if decode, %s", bitio.Size(uint(len(sh.data))*8))
+	}
+	in := views.HexBitsInput{Data: sh.data, Selected: -1, Width: w, Height: h, Theme: m.theme}
+	if sh.upd >= 0 && sh.upd < len(sh.rec.Updates) {
+		key := [2]any{sh.rec, sh.upd}
 		if m.cache.spansKey != key {
 			m.cache.spansKey = key
-			m.cache.spans, m.cache.valueSpan, m.cache.header = updateSpans(d.Rec, m.sel.Upd)
+			m.cache.spans, m.cache.valueSpan, m.cache.header = updateSpans(sh.rec, sh.upd)
 		}
 		in.Spans = m.cache.spans
 		in.Selected = m.cache.header
-		if f := m.sel.Field; f >= 0 && f < len(m.cache.valueSpan) {
+		if f := sh.field; f >= 0 && f < len(m.cache.valueSpan) {
 			in.Selected = m.cache.valueSpan[f]
 		}
 	}
@@ -1215,19 +1290,44 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 			{Label: "", Text: "Everything before this point decoded; the timeline ends here.", Style: views.LineDim},
 		}}}
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
-		fs := d.Rec.UpdateFields(m.sel.Upd)
-		key := [3]any{d, m.sel.Upd, m.sel.Field}
+		sh, _ := m.shown()
+		wi := m.wiHere()
+		var side any
+		if wi != nil {
+			side = wi.showOrig
+		}
+		key := [5]any{d, m.sel.Upd, sh.field, wi, side}
 		if m.cache.inspKey != key {
 			m.cache.inspKey = key
-			if m.sel.Field >= 0 && m.sel.Field < len(fs) {
-				m.cache.insp = Explain(ExplainInput{Rec: d.Rec, Data: d.Data, Update: m.sel.Upd, Field: m.sel.Field})
-			} else {
-				m.cache.insp = ExplainUpdate(d.Rec, m.sel.Upd)
+			var out []views.InspectorSection
+			if wi != nil {
+				_, pairs := m.wiRow(wi)
+				out = append(out, wi.section(m.sel.Upd, pairs))
 			}
+			switch {
+			case sh.upd < 0:
+				out = append(out, views.InspectorSection{Title: "Update", Lines: []views.InspectorLine{
+					{Text: "This decode has no such update: it stopped or went astray earlier.", Style: views.LineDim}}})
+			case sh.field >= 0 && sh.field < sh.rec.Updates[sh.upd].NumFields:
+				in := ExplainInput{Rec: sh.rec, Data: sh.data, Update: sh.upd, Field: sh.field, Report: sh.rep}
+				if f := &sh.rec.UpdateFields(sh.upd)[sh.field]; sh.whatIf && wi.w.Decoder != nil && f.Decoder == wi.w.Decoder {
+					in.Override = wi.label
+				}
+				out = append(out, Explain(in)...)
+			case wi != nil && m.sel.Field >= 0:
+				out = append(out, views.InspectorSection{Title: "Field", Lines: []views.InspectorLine{
+					{Text: "The " + wi.sideName() + " decode did not read this field.", Style: views.LineDim}}})
+			default:
+				out = append(out, ExplainUpdate(sh.rec, sh.upd, sh.rep)...)
+			}
+			m.cache.insp = out
 		}
 		secs = m.cache.insp
-		if m.sel.Field >= 0 && m.sel.Field < len(fs) {
-			title = "Inspector · " + fs[m.sel.Field].Name
+		if sh.upd >= 0 && sh.field >= 0 && sh.field < sh.rec.Updates[sh.upd].NumFields {
+			title = "Inspector · " + sh.rec.UpdateFields(sh.upd)[sh.field].Name
+		}
+		if wi != nil {
+			title = "Inspector · " + wi.sideName() + strings.TrimPrefix(title, "Inspector")
 		}
 	case m.sel.Cmd == -2:
 		secs = []views.InspectorSection{{Title: "End of file", Lines: []views.InspectorLine{
@@ -1238,6 +1338,43 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 		secs = m.summary()
 	}
 	return title, views.Inspector(views.InspectorInput{Sections: secs, Scroll: m.inspScroll, Width: w, Height: h, Theme: m.theme})
+}
+
+// peAnomalyLines sums up a message's anomalies from the index.
+func (m *Model) peAnomalyLines(pe *PEInfo) []views.InspectorLine {
+	strong, weak := 0, 0
+	for u := range pe.Updates {
+		for fi := range pe.Updates[u].Fields {
+			switch pe.FieldSev(u, fi) {
+			case views.SevStrong:
+				strong++
+			case views.SevWeak:
+				weak++
+			}
+		}
+	}
+	var l []views.InspectorLine
+	if strong+weak > 0 {
+		st := views.LineWarn
+		if strong > 0 {
+			st = views.LineError
+		}
+		l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d fields strongly anomalous (!), %d weakly (?); a steps to them", strong, weak), Style: st})
+	}
+	if pe.Problem != "" {
+		l = append(l, views.InspectorLine{Label: "problem", Text: pe.Problem, Style: views.LineError})
+	}
+	if pe.SuspectUpd >= 0 && int(pe.SuspectUpd) < len(pe.Updates) {
+		u := &pe.Updates[pe.SuspectUpd]
+		where := fmt.Sprintf("update #%d (entity #%d %s)", pe.SuspectUpd, u.Entity, u.Class)
+		if pe.SuspectField >= 0 {
+			if ids := pe.names[u.names : int(u.names)+u.Fields]; int(pe.SuspectField) < len(ids) {
+				where = m.ix.Names[ids[pe.SuspectField]] + " in " + where
+			}
+		}
+		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + pe.SuspectWhy, Style: views.LineMath})
+	}
+	return l
 }
 
 // summary describes the selected command or message.
@@ -1293,6 +1430,7 @@ func (m *Model) summary() []views.InspectorSection {
 			if pe.Err != "" {
 				ml = append(ml, views.InspectorLine{Label: "error", Text: pe.Err, Style: views.LineError})
 			}
+			ml = append(ml, m.peAnomalyLines(pe)...)
 		}
 		secs = append(secs, views.InspectorSection{Title: "Message", Lines: ml})
 	}
@@ -1389,6 +1527,9 @@ func (m *Model) location() string {
 			}
 		}
 	}
+	if wi := m.wiHere(); wi != nil {
+		parts = append(parts, "what-if ("+wi.sideName()+" shown)")
+	}
 	return strings.Join(parts, " › ")
 }
 
@@ -1399,6 +1540,14 @@ func (m *Model) statusLine() string {
 		return views.StatusBar(left, "enter ok · esc cancel", m.w, t)
 	}
 	right := "n next · tab pane · / search · ? keys · q quit"
+	switch {
+	case m.picker != nil:
+		right = "↑↓ choose · enter try · s scope · esc cancel"
+	case m.wiHere() != nil:
+		right = "x original/what-if · esc leaves the what-if · ? keys"
+	case m.wiPending:
+		right = "running the what-if… · esc cancels · ? keys"
+	}
 	if !m.ix.Done {
 		pct := 0
 		if m.ix.Size > 0 {
@@ -1420,6 +1569,11 @@ func (m *Model) statusLine() string {
 	}
 	if m.w < 100 {
 		right = "? keys"
+		if m.picker != nil {
+			right = "enter try · esc"
+		} else if m.wiHere() != nil {
+			right = "x · esc"
+		}
 		if !m.ix.Done {
 			right = "indexing…"
 		}

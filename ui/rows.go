@@ -6,6 +6,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
@@ -13,8 +14,10 @@ import (
 	"github.com/dembug/dembug/views"
 )
 
-// fieldRows turns an update's recorded fields into field-table rows.
-func fieldRows(fs []provenance.Field) []views.FieldRow {
+// fieldRows turns an update's recorded fields into field-table rows; rep
+// (the message's diagnosis, whose field index of fs[0] is first) grades
+// each field's anomalies.
+func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int) []views.FieldRow {
 	rows := make([]views.FieldRow, len(fs))
 	for i := range fs {
 		f := &fs[i]
@@ -24,7 +27,8 @@ func fieldRows(fs []provenance.Field) []views.FieldRow {
 		}
 		rows[i] = views.FieldRow{
 			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: ShortDecoder(f.Decoder),
-			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(), Err: len(f.Anomalies) > 0,
+			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(),
+			Sev: severity(fieldAnomalies(rep, first, i)),
 		}
 	}
 	return rows

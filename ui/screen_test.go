@@ -12,11 +12,15 @@ var screenSizes = []struct{ w, h int }{{80, 24}, {160, 48}}
 // final screen to testdata/golden/ui/<test>/<w>x<h>.golden. check, when
 // set, asserts facts the golden file alone would not make obvious.
 func screenTest(t *testing.T, script func(hs *harness), check func(t *testing.T, hs *harness, screen string)) {
-	path, data := loadReplay(t, dotaReplay)
+	_, data := loadReplay(t, dotaReplay)
+	screenTestOn(t, "auto-20240102-2233.dem", data, script, check)
+}
+
+// screenTestOn is screenTest on any file's bytes.
+func screenTestOn(t *testing.T, name string, data []byte, script func(hs *harness), check func(t *testing.T, hs *harness, screen string)) {
 	for _, sz := range screenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			hs := newHarness(t, "auto-20240102-2233.dem", data, sz.w, sz.h)
-			_ = path
+			hs := newHarness(t, name, data, sz.w, sz.h)
 			script(hs)
 			out := hs.screen()
 			lines := strings.Split(out, "\n")

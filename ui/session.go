@@ -21,6 +21,7 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/messages"
@@ -28,6 +29,7 @@ import (
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/views"
 )
 
 // Command is one demo command as the index pass saw it.
@@ -42,6 +44,9 @@ type Command struct {
 	Err        string    // decoding broke inside this command
 	First      int       // index into Index.Updates of this command's first update
 	NumUpdates int
+	// Sev is the worst anomaly of its messages' fields; strong as well when
+	// a message misaligned.
+	Sev views.Severity
 }
 
 // Message is one inner message of a packet.
@@ -64,6 +69,25 @@ type PEInfo struct {
 	Err      string
 	First    int     // index into Index.Updates of Updates[0]
 	names    []int32 // field-name ids, per update in [UpdateInfo.names, +Fields)
+
+	// Diagnostics (package diagnose) of the message as the index pass
+	// decoded it.
+	Sev     views.Severity   // the worst anomaly of any field
+	sev     []views.Severity // per field, parallel to names
+	Problem string           // the message-level anomaly (misaligned, bad deletions), if any
+	// Suspect is the first suspicious field of a message with a problem:
+	// update position and field within the update (-1: the update itself),
+	// or SuspectUpd -1 for none.
+	SuspectUpd, SuspectField int32
+	SuspectWhy               string
+}
+
+// FieldSev returns the anomaly severity of field fi of update u.
+func (pe *PEInfo) FieldSev(u, fi int) views.Severity {
+	if u < 0 || u >= len(pe.Updates) || fi < 0 || fi >= pe.Updates[u].Fields {
+		return views.SevNone
+	}
+	return pe.sev[int(pe.Updates[u].names)+fi]
 }
 
 // UpdateInfo summarises one entity update.
@@ -77,6 +101,7 @@ type UpdateInfo struct {
 	End     uint
 	Skipped bool // PVS bits said the update carries no fields
 	Err     string
+	Sev     views.Severity // the worst anomaly of its fields
 	names   int32
 }
 
@@ -91,6 +116,13 @@ func (u *UpdateInfo) Bits() uint {
 // UpdateRef locates one update: command, message and update positions.
 type UpdateRef struct {
 	Cmd, Msg, Upd int32
+}
+
+// AnomalyRef is one stop of the anomaly keys: a field with a strong anomaly
+// or the first suspicious field of a message with a problem.
+type AnomalyRef struct {
+	K     int32 // index into Index.Updates
+	Field int32 // field within the update; -1 for the update itself
 }
 
 // IndexError is where the index pass stopped on bad input.
@@ -108,8 +140,9 @@ type Index struct {
 	Game     game.Game
 	Build    int32
 	Commands []Command
-	Updates  []UpdateRef // every entity update in file order
-	Names    []string    // interned field names
+	Updates  []UpdateRef  // every entity update in file order
+	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef)
+	Names    []string     // interned field names
 	Err      *IndexError
 	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
 	Done     bool
@@ -181,6 +214,8 @@ func (ix *Index) append(ch *indexChunk) {
 			for k := range pe.Updates {
 				ix.Updates = append(ix.Updates, UpdateRef{int32(len(ix.Commands)), int32(j), int32(k)})
 			}
+			ix.Anoms = appendStops(ix.Anoms, pe)
+			c.Sev = max(c.Sev, pe.Sev)
 		}
 		c.NumUpdates = len(ix.Updates) - c.First
 		ix.Commands = append(ix.Commands, c)
@@ -193,6 +228,28 @@ func (ix *Index) append(ch *indexChunk) {
 	}
 	ix.Pos = ch.Pos
 	ix.Done = ch.Done
+}
+
+// appendStops adds a message's anomaly stops in field order: every field
+// with a strong anomaly, and the suspect of a message with a problem.
+func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
+	suspect := pe.SuspectUpd >= 0
+	for u := range pe.Updates {
+		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
+			out = append(out, AnomalyRef{int32(pe.First + u), -1})
+			suspect = false
+		}
+		for fi := range pe.Updates[u].Fields {
+			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
+			if isSuspect || pe.FieldSev(u, fi) == views.SevStrong {
+				out = append(out, AnomalyRef{int32(pe.First + u), int32(fi)})
+			}
+			if isSuspect {
+				suspect = false
+			}
+		}
+	}
+	return out
 }
 
 // indexChunk is one step of the index pass.
@@ -289,13 +346,15 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	if msg == nil {
 		return
 	}
-	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped}
+	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1}
 	if res.Err != nil {
 		pe.Err = res.Err.Error()
 	}
 	if rec != nil {
 		pe.Updates = make([]UpdateInfo, len(rec.Updates))
 		pe.names = make([]int32, 0, len(rec.Fields))
+		pe.sev = make([]views.Severity, 0, len(rec.Fields))
+		exists := lookupIn(ix.r.Entities)
 		for i, u := range rec.Updates {
 			pe.Updates[i] = UpdateInfo{
 				Entity: u.Index, Serial: u.Serial, Class: u.Class, Op: u.Op, Fields: u.NumFields,
@@ -304,12 +363,31 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 			if u.End == 0 && u.Err != "" {
 				pe.Updates[i].End = res.EndBit
 			}
-			for _, f := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
+			for fi := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
+				f := &rec.Fields[u.FirstField+fi]
 				pe.names = append(pe.names, ix.intern(f.Name))
+				sv := severity(diagnose.Field(f, exists))
+				pe.sev = append(pe.sev, sv)
+				pe.Updates[i].Sev = max(pe.Updates[i].Sev, sv)
 			}
+			pe.Sev = max(pe.Sev, pe.Updates[i].Sev)
 		}
 		if pe.Err == "" && rec.Err != "" {
 			pe.Err = rec.Err
+		}
+		if res.Misaligned || rec.Err != "" || rec.BadDeletions > 0 {
+			// Rare: the full report, for the message's problem and suspect.
+			rep := diagnose.Message(rec, exists)
+			if rep.End != nil {
+				pe.Problem = rep.End.String()
+				pe.Sev = views.SevStrong
+			}
+			if s := rep.First; s != nil && s.Update >= 0 && s.Update < len(rec.Updates) {
+				pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy = int32(s.Update), -1, s.Reason
+				if s.Field >= 0 {
+					pe.SuspectField = int32(s.Field - rec.Updates[s.Update].FirstField)
+				}
+			}
 		}
 	}
 	msg.PE = pe
@@ -423,6 +501,9 @@ type Detail struct {
 	Data     []byte // the message's entity data
 	Snaps    []EntitySnap
 	Err      string // the decode could not reach this message
+	// Report is the diagnosis of Rec: anomalies per field, whether the
+	// message misaligned and its first suspicious field.
+	Report diagnose.Report
 }
 
 // EntitySnap is an entity's state after one update (and, derived on
@@ -531,6 +612,7 @@ func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err
 		}
 		found = true
 		det.Tick = loc.Tick
+		det.Report = diagnose.Message(rec, lookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
 		det.Snaps = make([]EntitySnap, len(rec.Updates))
 		for i, u := range rec.Updates {

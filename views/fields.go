@@ -3,6 +3,8 @@ package views
 import (
 	"fmt"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 )
 
 // FieldRow is one changed field of an entity update.
@@ -14,7 +16,8 @@ type FieldRow struct {
 	Offset  string // first value bit, e.g. 0x1a.3
 	Bits    uint   // value bits
 	Value   string
-	Err     bool // the field's decode failed or looks wrong
+	Err     bool     // the field's decode failed: the row is drawn as an error
+	Sev     Severity // the worst anomaly of the value: marker '!' or '?'
 }
 
 // FieldTableInput is everything FieldTable needs.
@@ -40,7 +43,9 @@ type fieldCol struct {
 // FieldTable renders the fields of one update as a table: path, name,
 // type, decoder, bit offset, bit length and value. Columns shrink and the
 // type and decoder columns drop out as the width goes down; the selected
-// row is kept in view and marked with '>'.
+// row is kept in view and marked with '>'. The column after the cursor mark
+// holds each row's anomaly marker ('!' strong, '?' weak; Error and Warning
+// colours).
 func FieldTable(in FieldTableInput) string {
 	t := in.Theme
 	w := max(in.Width, 1)
@@ -74,7 +79,7 @@ func FieldTable(in FieldTableInput) string {
 	dec.w = min(dec.w, 16)
 	val.w = max(min(val.w, 40), 10)
 
-	avail := w - 1 // the cursor mark
+	avail := w - 2 // the cursor mark and the anomaly marker
 	total := func() int {
 		n := 0
 		for _, c := range cols {
@@ -136,7 +141,7 @@ func FieldTable(in FieldTableInput) string {
 		}
 		return b.String()
 	}
-	lines := []string{t.paint(t.Dim, Fit(" "+row(func(c *fieldCol) string { return c.title }), w))}
+	lines := []string{t.paint(t.Dim, Fit("  "+row(func(c *fieldCol) string { return c.title }), w))}
 	body := max(0, in.Height-1)
 	top := scrollTop(len(in.Rows), body, in.Selected, 0)
 	for i := top; i < len(in.Rows) && i < top+body; i++ {
@@ -145,18 +150,29 @@ func FieldTable(in FieldTableInput) string {
 		if i == in.Selected {
 			mark = ">"
 		}
-		line := Fit(mark+row(func(c *fieldCol) string { return c.get(r) }), w)
+		line := Fit(mark+r.Sev.Mark()+row(func(c *fieldCol) string { return c.get(r) }), w)
 		switch {
 		case i == in.Selected:
 			line = t.paint(t.SelectedValue, line)
 		case r.Err:
 			line = t.paint(t.Error, line)
-		case (i-top)%2 == 1:
-			line = t.paint(t.Text, line)
 		default:
-			line = t.paint(t.Text, line)
+			line = paintMarked(t, line, 1, r.Sev, t.Text)
 		}
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// paintMarked paints a plain line in st, except the one-cell severity
+// marker at rune position at, which takes the severity's style.
+func paintMarked(t Theme, line string, at int, sev Severity, st lipgloss.Style) string {
+	if t.NoColor {
+		return line
+	}
+	r := []rune(line)
+	if sev == SevNone || at >= len(r) {
+		return t.paint(st, line)
+	}
+	return t.paint(st, string(r[:at])) + t.paint(t.sevStyle(sev), string(r[at])) + t.paint(st, string(r[at+1:]))
 }

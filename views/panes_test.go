@@ -113,7 +113,7 @@ func TestFieldTableKeepsSelectionInView(t *testing.T) {
 		rows = append(rows, FieldRow{Path: fmt.Sprintf("[%d]", i), Name: fmt.Sprintf("m_field%02d", i), Offset: "0x0.0", Value: "0"})
 	}
 	out := FieldTable(FieldTableInput{Rows: rows, Selected: 37, Width: 60, Height: 10, Theme: NoColorTheme()})
-	if !strings.Contains(out, ">[37]") {
+	if !strings.Contains(out, "> [37]") {
 		t.Fatalf("selected row not shown:\n%s", out)
 	}
 	if n := len(strings.Split(out, "\n")); n != 10 {

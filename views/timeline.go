@@ -22,7 +22,8 @@ type TimelineRow struct {
 	Kind       RowKind
 	Expandable bool
 	Expanded   bool
-	Err        bool // this command, message or update failed to decode
+	Err        bool     // this command, message or update failed to decode
+	Sev        Severity // the worst anomaly inside: '!' strong, '?' weak
 
 	Index int    // command index, message position or entity index
 	Tick  int32  // commands: demo tick (-1 during signon)
@@ -50,6 +51,9 @@ type TimelineInput struct {
 // Timeline renders demo commands, expanded packets' inner messages and
 // expanded packet-entities messages' updates, one per line, under a column
 // header. The cursor row is marked with '>' (and highlighted in colour).
+// Rows holding anomalous fields carry a severity marker ('!' strong, '?'
+// weak): updates in their error column, messages before the expander,
+// commands between tick and name; '✗' (decode failed, misaligned) wins.
 func Timeline(in TimelineInput) string {
 	t := in.Theme
 	w := max(in.Width, 1)
@@ -117,6 +121,7 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 		exp = "✗"
 	}
 	var s string
+	markAt := -1 // rune position of the severity marker in the line
 	switch r.Kind {
 	case RowCommand:
 		tick := "pre"
@@ -127,17 +132,21 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 		if r.Zip {
 			zip = "z"
 		}
-		left := fmt.Sprintf("%s%4d %5s ", exp, r.Index, tick)
+		left := fmt.Sprintf("%s%4d %5s", exp, r.Index, tick)
+		markAt = 1 + len([]rune(left))
+		left += r.Sev.Mark()
 		right := fmt.Sprintf(" %5s%s", HumanSize(r.Size), zip)
 		s = left + padR(ShortKind(r.Name), max(0, w-1-Width(left)-Width(right))) + right
 	case RowMessage:
-		left := fmt.Sprintf(" %s%3d ", exp, r.Index)
+		left := fmt.Sprintf("%s%s%3d ", r.Sev.Mark(), exp, r.Index)
+		markAt = 1
 		right := fmt.Sprintf(" %5s ", HumanSize(r.Size))
 		s = left + padR(r.Name, max(0, w-1-Width(left)-Width(right))) + right
 	case RowUpdate:
-		err := " "
+		err := r.Sev.Mark()
+		markAt = 3
 		if r.Err {
-			err = "✗"
+			err, markAt = "✗", -1
 		}
 		left := fmt.Sprintf("  %s#%-5d ", err, r.Index)
 		avail := w - 1 - Width(left)
@@ -163,7 +172,10 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 	case r.Kind == RowNote:
 		return t.paint(t.Dim, line)
 	case r.Kind == RowMessage:
-		return t.paint(t.Info, line)
+		return paintMarked(t, line, markAt, r.Sev, t.Info)
+	}
+	if markAt >= 0 {
+		return paintMarked(t, line, markAt, r.Sev, t.Text)
 	}
 	return t.paint(t.Text, line)
 }

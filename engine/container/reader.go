@@ -22,6 +22,10 @@ const HeaderSize = 16
 // are at most a few MiB; anything larger is corruption.
 const MaxBodySize = 256 << 20
 
+// maxSnappyRatio bounds how far snappy data can expand (64 bytes from a
+// 3-byte copy element, rounded up).
+const maxSnappyRatio = 22
+
 // Header is the fixed start of the file.
 type Header struct {
 	FileInfoOffset    int32 // byte offset of the DEM_FileInfo command
@@ -158,6 +162,12 @@ func (r *Reader) Next() (Command, error) {
 		}
 		if n > MaxBodySize {
 			return fail(fmt.Errorf("snappy body claims %d bytes, over the %d-byte limit", n, MaxBodySize))
+		}
+		// snappy.Decode allocates the claimed length before decoding; no
+		// snappy element yields more than 64 bytes per 3 input bytes, so a
+		// larger claim is corrupt and must not cost an allocation.
+		if n > maxSnappyRatio*len(raw) {
+			return fail(fmt.Errorf("snappy body claims %d bytes, impossible from %d compressed bytes", n, len(raw)))
 		}
 		out, err := snappy.Decode(r.scratch[:cap(r.scratch)], raw)
 		if err != nil {

@@ -4,11 +4,26 @@ import "sync"
 
 // The string pool gives every distinct string value a small id. Networked
 // strings are few and repeat (names, models), so the pool stays small.
+//
+// Misaligned or corrupt data decodes random bytes as strings, each distinct,
+// and the pool never forgets one (values hold ids), so its size is capped:
+// once it holds MaxPoolBytes bytes, a new string is not interned and its
+// value reads as PoolFullString instead.
 var pool struct {
 	sync.RWMutex
-	ids  map[string]uint64
-	strs []string
+	ids   map[string]uint64
+	strs  []string
+	bytes int
 }
+
+// MaxPoolBytes bounds the bytes of all interned strings together.
+const MaxPoolBytes = 64 << 20
+
+// PoolFullString is the value of a string decoded after the pool filled up.
+const PoolFullString = "<string not kept: string pool full>"
+
+// maxPoolBytes is MaxPoolBytes; a variable so that a test can lower it.
+var maxPoolBytes = MaxPoolBytes
 
 func intern(s string) uint64 {
 	pool.RLock()
@@ -39,9 +54,16 @@ func add(s string) uint64 {
 	if pool.ids == nil {
 		pool.ids = map[string]uint64{}
 	}
+	if pool.bytes+len(s) > maxPoolBytes && s != PoolFullString {
+		if id, ok := pool.ids[PoolFullString]; ok {
+			return id
+		}
+		s = PoolFullString
+	}
 	id := uint64(len(pool.strs))
 	pool.strs = append(pool.strs, s)
 	pool.ids[s] = id
+	pool.bytes += len(s)
 	return id
 }
 

@@ -158,7 +158,12 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
 		var r bitio.Reader
 		r.Reset(data)
+		// A what-if numbers the message's own fields; baselines are not
+		// part of the message, so it is off while one is decoded.
+		w := t.whatIf
+		t.whatIf = nil
 		nf, err := t.readFields(&r, c, n, 0, nil, 0)
+		t.whatIf = w
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
 			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)

@@ -66,7 +66,9 @@ func (w *WhatIf) Edit(data []byte) []byte {
 		out.Bits(uint64(r.Bits(n)), n)
 		pos += n
 	}
-	out.Bits(w.InsertValue, w.Insert)
+	// Bits inserted at the very end would lengthen the data: offsets past
+	// the message's end would then be reported.
+	out.Bits(w.InsertValue, min(w.Insert, total-at))
 	r.Skip(min(w.Skip, total-at))
 	// Inserted bits push the tail out; the last bits of a message are
 	// padding, so the edited data keeps the original length.

@@ -96,7 +96,9 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 			return paths, nil
 		}
 		if op == PlusOne { // half of all ops: skip the general switch
-			p.Idx[p.Last]++
+			if p.Idx[p.Last]++; p.Idx[p.Last] < 0 { // wrapped past MaxInt32
+				return paths, &Error{Bit: start, Op: op, Path: p, Msg: errNegative}
+			}
 		} else if msg := apply(r, &p, op); msg != "" {
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 		}
@@ -146,8 +148,9 @@ func nonTopo(r *bitio.Reader, p *Path, pack4 bool) {
 }
 
 const (
-	errDepth = "path deeper than the maximum"
-	errPop   = "pops more levels than the path has"
+	errDepth    = "path deeper than the maximum"
+	errPop      = "pops more levels than the path has"
+	errNegative = "index went negative"
 )
 
 // apply runs one op on p, returning a problem description or "".
@@ -298,7 +301,7 @@ func apply(r *bitio.Reader, p *Path, op Op) string {
 	}
 	for i := 0; i <= p.Last; i++ {
 		if p.Idx[i] < 0 {
-			return "index went negative"
+			return errNegative
 		}
 	}
 	return ""

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/game"
@@ -112,6 +113,9 @@ func chooseModel(f *Field, g game.Game) {
 	case t.Count > 0 && t.Base != "char":
 		f.Model = FixedArray
 		f.Decoder, f.Why = chooseDecoder(f, g)
+		if n, err := strconv.Atoi(t.CountName); err == nil && n > MaxArrayCount && f.Problem == "" {
+			f.Problem = fmt.Sprintf("array bound %d cut to the limit of %d", n, MaxArrayCount)
+		}
 	case isVectorType(t.Base):
 		f.Model, f.Decoder = VariableArray, decUnsigned
 		f.Why = "variable array: unsigned varint length"

@@ -77,22 +77,23 @@ func (s *Serializer) BuildHot() {
 
 // HasPolymorphic reports whether a polymorphic pointer is reachable from s,
 // so that names below it depend on entity state.
-func (s *Serializer) HasPolymorphic() bool {
-	if s.poly == 0 {
-		s.poly = 1
-		if s.reachesPoly(0) {
-			s.poly = 2
-		}
-	}
-	return s.poly == 2
-}
+func (s *Serializer) HasPolymorphic() bool { return s.reachesPoly(0) }
 
+// reachesPoly caches its answer in every serializer it visits, so that a
+// schema whose serializers share nested ones is walked once, not once per
+// path through it. A serializer being visited counts as "no" for the cycle
+// back to it.
 func (s *Serializer) reachesPoly(depth int) bool {
+	if s.poly != 0 {
+		return s.poly == 2
+	}
 	if depth > maxNesting {
 		return false
 	}
+	s.poly = 1
 	for _, f := range s.Fields {
 		if len(f.Polymorphic) > 0 || (f.Serializer != nil && f.Serializer.reachesPoly(depth+1)) {
+			s.poly = 2
 			return true
 		}
 	}
@@ -283,10 +284,8 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
-	for _, ser := range s.Serializers {
-		if err := checkDepth(ser, 0); err != nil {
-			return nil, err
-		}
+	if err := checkNesting(s.Serializers); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -294,15 +293,55 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 // maxNesting bounds serializer nesting; real schemas nest a few levels.
 const maxNesting = 16
 
-func checkDepth(s *Serializer, depth int) error {
-	if depth > maxNesting {
-		return fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
-	}
-	for _, f := range s.Fields {
-		if f.Serializer != nil {
-			if err := checkDepth(f.Serializer, depth+1); err != nil {
-				return err
+// MaxExpandedFields bounds the fields of one serializer with its nested
+// serializers expanded in place (the tree a fully written entity fills and
+// the debugger lists). Real classes expand to a few hundred.
+const MaxExpandedFields = 1 << 16
+
+// checkNesting refuses serializers that nest more than maxNesting levels
+// (a cycle nests without end) or that expand to more than
+// MaxExpandedFields fields. Each serializer is measured once, so shared
+// nested serializers cost nothing extra: a naive walk of every path would
+// take time exponential in the depth.
+func checkNesting(sers []*Serializer) error {
+	type size struct{ height, fields int }
+	done := make(map[*Serializer]size, len(sers))
+	visiting := make(map[*Serializer]bool)
+	var visit func(s *Serializer, depth int) (size, error)
+	visit = func(s *Serializer, depth int) (size, error) {
+		if z, ok := done[s]; ok {
+			return z, nil
+		}
+		if visiting[s] || depth > maxNesting {
+			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
+		}
+		visiting[s] = true
+		var z size
+		for _, f := range s.Fields {
+			z.fields++
+			if f.Serializer == nil {
+				continue
 			}
+			k, err := visit(f.Serializer, depth+1)
+			if err != nil {
+				return size{}, err
+			}
+			z.height = max(z.height, k.height+1)
+			z.fields += k.fields
+			if z.fields > MaxExpandedFields {
+				return size{}, fmt.Errorf("serializer %s expands to more than %d fields", s.Name, MaxExpandedFields)
+			}
+		}
+		if z.height > maxNesting {
+			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
+		}
+		delete(visiting, s)
+		done[s] = z
+		return z, nil
+	}
+	for _, ser := range sers {
+		if _, err := visit(ser, 0); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -28,9 +28,20 @@ var namedCounts = map[string]int{
 // real indexes fit, small enough to bound allocations.
 const unknownCount = 1024
 
+// MaxArrayCount bounds a fixed array's length (real schemas go up to 512):
+// a larger bound, which only corrupt data writes, is cut to this, as entity
+// state allocates by it.
+const MaxArrayCount = 4096
+
+// maxGenericDepth bounds template nesting (real types nest two levels); the
+// text inside a deeper one stays unparsed in Base.
+const maxGenericDepth = 8
+
 // ParseVarType parses a var_type string. It never fails: malformed input
 // yields its best reading, with the whole string as Base.
-func ParseVarType(s string) VarType {
+func ParseVarType(s string) VarType { return parseVarType(s, 0) }
+
+func parseVarType(s string, depth int) VarType {
 	s = strings.TrimSpace(s)
 	var t VarType
 	// Array bound: trailing "[N]".
@@ -39,7 +50,7 @@ func ParseVarType(s string) VarType {
 			t.CountName = strings.TrimSpace(s[i+1 : len(s)-1])
 			s = strings.TrimSpace(s[:i])
 			if n, err := strconv.Atoi(t.CountName); err == nil && n >= 0 {
-				t.Count = n
+				t.Count = min(n, MaxArrayCount)
 			} else if n, ok := namedCounts[t.CountName]; ok {
 				t.Count = n
 			} else {
@@ -51,8 +62,8 @@ func ParseVarType(s string) VarType {
 		t.Pointer = true
 		s = strings.TrimSpace(s[:len(s)-1])
 	}
-	if i := strings.IndexByte(s, '<'); i > 0 && strings.HasSuffix(s, ">") {
-		g := ParseVarType(s[i+1 : len(s)-1])
+	if i := strings.IndexByte(s, '<'); i > 0 && strings.HasSuffix(s, ">") && depth < maxGenericDepth {
+		g := parseVarType(s[i+1:len(s)-1], depth+1)
 		t.Generic = &g
 		s = strings.TrimSpace(s[:i])
 	}

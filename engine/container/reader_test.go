@@ -1,0 +1,83 @@
+package container
+
+import (
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/golang/snappy"
+)
+
+// file builds a demo file from raw command frames.
+func file(frames ...[]byte) []byte {
+	b := []byte(Magic)
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	for _, fr := range frames {
+		b = append(b, fr...)
+	}
+	return b
+}
+
+// frame is one command: command varint, tick, size, body.
+func frame(cmd, tick uint64, body []byte) []byte {
+	b := binary.AppendUvarint(nil, cmd)
+	b = binary.AppendUvarint(b, tick)
+	b = binary.AppendUvarint(b, uint64(len(body)))
+	return append(b, body...)
+}
+
+// A snappy body whose header claims far more than its bytes could expand
+// to is refused before anything is allocated for it.
+func TestSnappyClaimBeyondExpansion(t *testing.T) {
+	// Header claims 200 MiB (under MaxBodySize), then one literal byte.
+	body := binary.AppendUvarint(nil, 200<<20)
+	body = append(body, 0x00, 'x')
+	data := file(frame(uint64(Packet)|compressedFlag, 5, body))
+	r, _ := NewReader(data)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := r.Next()
+	runtime.ReadMemStats(&after)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Offset != HeaderSize || ce.Command != 0 || !strings.Contains(err.Error(), "impossible") {
+		t.Fatalf("got %v, want an error at byte %d, command 0", err, HeaderSize)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Fatalf("refusing the body allocated %d bytes", n)
+	}
+	// A real body still decodes, including one that expands a lot.
+	plain := make([]byte, 1<<16)
+	enc := snappy.Encode(nil, plain)
+	if len(plain) <= 10*len(enc) {
+		t.Fatalf("test data compresses only %d → %d", len(plain), len(enc))
+	}
+	r, _ = NewReader(file(frame(uint64(Packet)|compressedFlag, 5, enc)))
+	c, err := r.Next()
+	if err != nil || len(c.Body) != len(plain) {
+		t.Fatalf("real snappy body: %d bytes, %v", len(c.Body), err)
+	}
+}
+
+// Sizes read from the file are checked against what remains before a body
+// is sliced, and every framing failure names byte offset and command.
+func TestFramingErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"size past end", file(frame(uint64(Packet), 1, []byte{1, 2, 3})[:5])},
+		{"size over limit", file(append(binary.AppendUvarint([]byte{byte(Packet), 1}, MaxBodySize+1), 0))},
+		{"varint over 32 bits", file([]byte{byte(Packet), 0xff, 0xff, 0xff, 0xff, 0x7f, 0})},
+		{"truncated varint", file([]byte{byte(Packet), 0x80})},
+	} {
+		r, _ := NewReader(tc.data)
+		_, err := r.Next()
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Offset != HeaderSize || ce.Command != 0 {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/views"
+)
+
+// Anomalies: the diagnostics of package diagnose as the debugger shows
+// them — markers in the fields pane and the timeline, the anomaly keys, and
+// the inspector's account of each anomaly.
+
+// severity grades a field's anomalies: strong from diagnose.Threshold up.
+func severity(as []diagnose.Anomaly) views.Severity {
+	s := views.SevNone
+	for _, a := range as {
+		if a.Score >= diagnose.Threshold {
+			return views.SevStrong
+		}
+		s = views.SevWeak
+	}
+	return s
+}
+
+// lookupIn says whether an entity with this index and serial is in t.
+func lookupIn(t *entity.Table) diagnose.Lookup {
+	return func(index, serial int) bool {
+		if t == nil || index < 0 || index >= entity.MaxEntities {
+			return false
+		}
+		e := t.Entities[index]
+		return e != nil && int(e.Serial) == serial
+	}
+}
+
+// fieldAnomalies returns the anomalies of field fi of update u in a report.
+func fieldAnomalies(rep *diagnose.Report, firstField, fi int) []diagnose.Anomaly {
+	i := firstField + fi
+	if rep == nil || i < 0 || i >= len(rep.Anomalies) {
+		return nil
+	}
+	return rep.Anomalies[i]
+}
+
+// selPos is the selection as a position among anomaly stops: the flat
+// update index and field, and whether the selection is on an update.
+func (m *Model) selPos() (k, field int, exact bool) {
+	k, exact = m.flatPos()
+	field = m.sel.Field
+	if !exact {
+		field = -2 // before every stop of update k
+	}
+	return k, field, exact
+}
+
+// stepAnomaly selects the next (dir 1) or previous (dir -1) anomaly stop:
+// a field with a strong anomaly, or the first suspicious field of a
+// misaligned message, in file order. A binary search over the index's
+// stops: it costs nothing however large the file.
+func (m *Model) stepAnomaly(dir int) tea.Cmd {
+	stops := m.ix.Anoms
+	k, f, _ := m.selPos()
+	less := func(a AnomalyRef) bool { // a comes before the selection
+		return int(a.K) < k || (int(a.K) == k && int(a.Field) < f)
+	}
+	i := sort.Search(len(stops), func(i int) bool { return !less(stops[i]) })
+	if dir > 0 {
+		if i < len(stops) && int(stops[i].K) == k && int(stops[i].Field) == f {
+			i++ // on a stop: the one after it
+		}
+	} else {
+		i--
+	}
+	if i < 0 || i >= len(stops) {
+		where := "after"
+		if dir < 0 {
+			where = "before"
+		}
+		msg := fmt.Sprintf("no anomaly %s here (%d in the file", where, len(stops))
+		if !m.ix.Done {
+			msg += " so far: still indexing"
+		}
+		m.setNote(msg+")", false)
+		return nil
+	}
+	st := stops[i]
+	r := m.ix.Updates[st.K]
+	cmd := m.reveal(Sel{int(r.Cmd), int(r.Msg), int(r.Upd), int(st.Field)})
+	m.setNote(fmt.Sprintf("anomaly %d of %d%s", i+1, len(stops), m.stopWhy(st)), false)
+	return cmd
+}
+
+// stopWhy names what the stop is, for the status line.
+func (m *Model) stopWhy(st AnomalyRef) string {
+	r := m.ix.Updates[st.K]
+	msg := m.ix.Msg(int(r.Cmd), int(r.Msg))
+	if msg == nil || msg.PE == nil {
+		return ""
+	}
+	pe := msg.PE
+	if pe.SuspectUpd == r.Upd && pe.SuspectField == st.Field {
+		return ": first suspect of a misaligned message"
+	}
+	if st.Field < 0 {
+		return ""
+	}
+	if names := m.ix.FieldNames(r); int(st.Field) < len(names) {
+		return ": " + m.ix.Names[names[st.Field]]
+	}
+	return ""
+}
+
+// anomalyLines explains each anomaly: rule and detail (Error style when it
+// reaches the threshold, Warning below), then why the rule matters.
+func anomalyLines(as []diagnose.Anomaly) []views.InspectorLine {
+	var out []views.InspectorLine
+	for _, a := range as {
+		st, mark := views.LineWarn, "?"
+		if a.Score >= diagnose.Threshold {
+			st, mark = views.LineError, "!"
+		}
+		out = append(out, views.InspectorLine{Label: fmt.Sprintf("%s %.1f", mark, a.Score), Text: a.String(), Style: st})
+		if ex := diagnose.Explanations[a.Rule]; ex != "" {
+			out = append(out, views.InspectorLine{Text: ex, Style: views.LineDim})
+		}
+	}
+	return out
+}
+
+// anomalySection is the inspector section for one field's anomalies.
+func anomalySection(as []diagnose.Anomaly) []views.InspectorSection {
+	if len(as) == 0 {
+		return nil
+	}
+	return []views.InspectorSection{{Title: fmt.Sprintf("Anomalies (%d)", len(as)), Lines: anomalyLines(as)}}
+}
+
+// problemSection says what is wrong with a whole message: the
+// message-level anomaly (bits left unread, read past the end, a path
+// outside the serializer, bad deletions) and the first suspicious field.
+func problemSection(rep *diagnose.Report) []views.InspectorSection {
+	if rep == nil || rep.End == nil {
+		return nil
+	}
+	l := anomalyLines([]diagnose.Anomaly{*rep.End})
+	l[0].Label = "problem"
+	if s := rep.First; s != nil {
+		text := fmt.Sprintf("entity #%d %s", s.Entity, s.Class)
+		if s.Field >= 0 {
+			text = fmt.Sprintf("%s (field #%d of the message, %s, at %s) in %s", s.Name, s.Field, s.Decoder, bitio.Offset(s.Bit), text)
+		}
+		l = append(l,
+			views.InspectorLine{Label: "suspect", Text: text, Style: views.LineMath},
+			views.InspectorLine{Label: "because", Text: s.Reason},
+			views.InspectorLine{Text: "The shift happened at or before the suspect: d on it or an earlier field tries another decoder or a bit edit.", Style: views.LineDim},
+		)
+	}
+	title := "Message misaligned"
+	if !rep.Misaligned {
+		title = "Message problem"
+	}
+	return []views.InspectorSection{{Title: title, Lines: l}}
+}

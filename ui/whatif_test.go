@@ -1,0 +1,465 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/internal/brokendemo"
+	"github.com/dembug/dembug/views"
+)
+
+// The broken demos of internal/brokendemo: m_flSpeed sent as a raw float
+// but declared a 13-bit quantized float, so the message at tick 0 reads
+// past its end.
+const wrongName = "wrong-decoder.dem"
+
+// selField is the selected field of the loaded message, or nil.
+func selField(hs *harness) *provenance.Field {
+	fs := hs.m.curFields()
+	if hs.m.sel.Field < 0 || hs.m.sel.Field >= len(fs) {
+		return nil
+	}
+	return &fs[hs.m.sel.Field]
+}
+
+// pick moves the open decoder picker to the item labelled label.
+func pick(t *testing.T, hs *harness, label string) {
+	t.Helper()
+	p := hs.m.picker
+	if p == nil {
+		t.Fatal("no picker open")
+	}
+	for range len(p.items) + 1 {
+		if p.items[p.cursor].Label == label {
+			return
+		}
+		hs.keys("j")
+	}
+	var have []string
+	for _, it := range p.items {
+		have = append(have, it.Label)
+	}
+	t.Fatalf("picker has no %q: %q", label, have)
+}
+
+// toSpeed opens the broken demo's misaligned message and selects m_flSpeed.
+func toSpeed(t *testing.T, hs *harness) {
+	t.Helper()
+	hs.keys("n", "tab", "j", "j")
+	if f := selField(hs); f == nil || f.Name != brokendemo.Speed {
+		t.Fatalf("selected %+v, want %s", f, brokendemo.Speed)
+	}
+}
+
+// lineWith finds the first screen line holding s outside a pane title.
+func lineWith(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) && !strings.Contains(l, "─ ") && !strings.Contains(l, "━ ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// markedField reports whether the fields pane marks the field name with
+// mark ('!' or '?'), with or without its path column.
+func markedField(screen, name, mark string) bool {
+	return regexp.MustCompile(regexp.QuoteMeta(mark) + `(\[[0-9 ]+\]\s+)?` + regexp.QuoteMeta(name)).MatchString(screen)
+}
+
+// The misaligned message's anomalous fields are marked in the fields pane
+// and the timeline; a selects the first suspect and the inspector explains
+// its anomalies and the message's problem.
+func TestScreenAnomalies(t *testing.T) {
+	screenTestOn(t, wrongName, brokendemo.WrongDecoder(), func(hs *harness) {
+		hs.keys("n", "tab", "a")
+	}, func(t *testing.T, hs *harness, s string) {
+		f := selField(hs)
+		if f == nil || f.Name != "m_flMana" {
+			t.Fatalf("a selected %+v, want m_flMana (the first suspect)", f)
+		}
+		for _, name := range []string{"m_flMana", "m_szName"} {
+			if !markedField(s, name, "!") {
+				t.Errorf("%s not marked '!' in the fields pane:\n%s", name, s)
+			}
+		}
+		if markedField(s, "m_iHealth", "!") || markedField(s, "m_iHealth", "?") {
+			t.Errorf("m_iHealth marked:\n%s", s)
+		}
+		if hs.m.layout().visible[paneTimeline] && !strings.Contains(s, "!✗") {
+			t.Error("the misaligned message is not marked in the timeline")
+		}
+		text := inspectorText(hs)
+		for _, want := range []string{"Anomalies (1)", "denormal float", diagnose.Explanations[diagnose.Denormal][:30], "Message misaligned", "read past the end", "suspect"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("inspector lacks %q:\n%s", want, text)
+			}
+		}
+	})
+}
+
+func TestScreenDecoderPicker(t *testing.T) {
+	screenTestOn(t, wrongName, brokendemo.WrongDecoder(), func(hs *harness) {
+		toSpeed(t, hs)
+		hs.keys("d")
+	}, func(t *testing.T, hs *harness, s string) {
+		p := hs.m.picker
+		if p == nil {
+			t.Fatal("d opened no picker")
+		}
+		if p.items[p.cursor].Current || p.items[p.cursor].Header {
+			t.Errorf("the picker starts on %q", p.items[p.cursor].Label)
+		}
+		var labels []string
+		for _, it := range p.items {
+			labels = append(labels, it.Label)
+		}
+		all := strings.Join(labels, "\n")
+		for _, want := range []string{"raw 32-bit float", "unsigned varint", "quantized float: 12 bits, 0 … 255.9375", "insert a 0 bit before the value", "drop the value's first bit", "search for the fix"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("picker lacks %q", want)
+			}
+		}
+		for _, it := range p.items {
+			if it.Label == "raw 32-bit float" && it.Detail != "32 bits → 69.1875" {
+				t.Errorf("raw float preview %q", it.Detail)
+			}
+		}
+		if !strings.Contains(s, "Decode m_flSpeed differently") {
+			t.Error("picker not on screen")
+		}
+	})
+}
+
+// d on m_flSpeed, raw 32-bit float: the message aligns with the values
+// that were written, shown as a diff against the original decode.
+func TestScreenWhatIf(t *testing.T) {
+	screenTestOn(t, wrongName, brokendemo.WrongDecoder(), func(hs *harness) {
+		toSpeed(t, hs)
+		hs.keys("d")
+		pick(t, hs, "raw 32-bit float")
+		hs.keys("enter")
+	}, func(t *testing.T, hs *harness, s string) {
+		wi := hs.m.wiHere()
+		if wi == nil {
+			t.Fatalf("no what-if: %s", hs.m.note)
+		}
+		if !wi.aligns() || wi.rep.Count != 0 || wi.origRep.Count == 0 {
+			t.Fatalf("aligns %v, anomalies %d (were %d)", wi.aligns(), wi.rep.Count, wi.origRep.Count)
+		}
+		if wi.w.Decoder == nil || wi.w.Decoder.Family != decoder.FamNoScale || wi.matched != 1 {
+			t.Fatalf("what-if %+v applied to %d fields", wi.w, wi.matched)
+		}
+		got := map[string]string{}
+		for _, f := range wi.rec.Fields {
+			got[f.Name] = f.Value.String()
+		}
+		if got[brokendemo.Speed] != "69.1875" || got["m_szName"] != `"axe"` {
+			t.Fatalf("what-if values %v", got)
+		}
+		speed := regexp.MustCompile(`>\*(\[2\]\s+)?m_flSpeed.*`).FindString(s)
+		if !strings.Contains(speed, " 0 ") || !strings.Contains(speed, "69.1875") {
+			t.Errorf("m_flSpeed row is not a changed diff row of 0 and 69.1875: %q", speed)
+		}
+		if name := lineWith(s, "m_szName"); !strings.Contains(name, `"axe"`) || !strings.Contains(name, `!"\x88`) {
+			t.Errorf("m_szName row lacks the original (marked) and what-if values: %q", name)
+		}
+		if !strings.Contains(s, "the message aligns") {
+			t.Error("screen does not say the message aligns")
+		}
+		if !strings.Contains(inspectorText(hs), "0 strong, 0 weak remain (were 3 strong, 0 weak)") {
+			t.Error("inspector does not count the anomalies left")
+		}
+	})
+}
+
+func TestWhatIfToggleAndLeave(t *testing.T) {
+	hs := newHarness(t, wrongName, brokendemo.WrongDecoder(), 160, 48)
+	toSpeed(t, hs)
+	hs.keys("d")
+	pick(t, hs, "raw 32-bit float")
+	hs.keys("enter")
+	if hs.m.wiHere() == nil {
+		t.Fatal("no what-if")
+	}
+	s := hs.screen()
+	if !strings.Contains(s, "Bitstream · what-if decode") || !strings.Contains(s, "Inspector · what-if · m_flSpeed") {
+		t.Fatal("panes do not show the what-if decode")
+	}
+	// The bitstream and inspector follow the what-if's 32-bit read.
+	if !strings.Contains(s, "value 0x9.3 +4 bytes") || !strings.Contains(inspectorText(hs), "raw 32-bit float") {
+		t.Errorf("what-if field not explained as a raw float:\n%s", s)
+	}
+	hs.keys("x")
+	s = hs.screen()
+	if !hs.m.wi.showOrig || !strings.Contains(s, "Bitstream · entity data") || !strings.Contains(s, "Inspector · original · m_flSpeed") || !strings.Contains(s, "value 0x9.3 +1 byte 5 bits") {
+		t.Fatalf("x does not show the original decode:\n%s", s)
+	}
+	if !strings.Contains(s, "[original]") {
+		t.Error("the diff does not say the original is shown")
+	}
+	hs.keys("x")
+	if hs.m.wi.showOrig {
+		t.Fatal("x does not toggle back")
+	}
+	// Moving in the diff moves the original field too.
+	hs.keys("j")
+	if f := selField(hs); f == nil || f.Name != "m_iTeamNum" {
+		t.Fatalf("j in the diff selected %+v", f)
+	}
+	hs.keys("esc")
+	if hs.m.wi != nil || strings.Contains(hs.screen(), "What-if") {
+		t.Fatal("esc did not leave the what-if")
+	}
+	// Selecting another message leaves it too.
+	hs.keys("k", "d")
+	pick(t, hs, "raw 32-bit float")
+	hs.keys("enter")
+	if hs.m.wiHere() == nil {
+		t.Fatal("no what-if the second time")
+	}
+	hs.keys("n")
+	if hs.m.wi != nil {
+		t.Fatal("the what-if survived a move to another message")
+	}
+	if hs.m.fatal != "" {
+		t.Fatal(hs.m.fatal)
+	}
+}
+
+// s in the picker: every float32 field read as a raw float.
+func TestWhatIfEveryFieldOfType(t *testing.T) {
+	hs := newHarness(t, wrongName, brokendemo.WrongDecoder(), 120, 40)
+	toSpeed(t, hs)
+	hs.keys("d", "s")
+	if !strings.Contains(hs.screen(), "[x] every m_flSpeed read") {
+		t.Fatal("s did not switch to every read of the field")
+	}
+	hs.keys("s")
+	if !strings.Contains(hs.screen(), "[x] every float32 field") {
+		t.Fatal("scope not switched on screen")
+	}
+	pick(t, hs, "raw 32-bit float")
+	hs.keys("enter")
+	wi := hs.m.wiHere()
+	if wi == nil || wi.w.Type != "float32" || wi.w.Occurrence != -1 {
+		t.Fatalf("what-if %+v", wi)
+	}
+	if wi.matched != 2 || !wi.aligns() {
+		t.Fatalf("matched %d fields (want m_flSpeed and m_flMana), aligns %v", wi.matched, wi.aligns())
+	}
+}
+
+// The picker's search runs diagnose's Locate and shows its fix.
+func TestWhatIfSearch(t *testing.T) {
+	hs := newHarness(t, wrongName, brokendemo.WrongDecoder(), 160, 48)
+	toSpeed(t, hs)
+	hs.keys("d", "end", "enter")
+	wi := hs.m.wiHere()
+	if wi == nil {
+		t.Fatalf("no what-if: %s", hs.m.note)
+	}
+	if !wi.aligns() || wi.w.Decoder == nil || wi.w.Decoder.Family != decoder.FamNoScale || !strings.Contains(wi.fix, "aligns the message") {
+		t.Fatalf("search found %+v (%s)", wi.w, wi.fix)
+	}
+	if !strings.Contains(inspectorText(hs), "search: ") {
+		t.Error("inspector does not say the what-if came from the search")
+	}
+}
+
+// A bit edit on a dropped path bit: inserting the bit back aligns the
+// message.
+func TestWhatIfBitEdits(t *testing.T) {
+	data, bit := brokendemo.DroppedPathBit()
+	hs := newHarness(t, "dropped.dem", data, 160, 48)
+	// Find the misaligned message and the field whose path op starts at
+	// the dropped bit.
+	hs.keys("a")
+	d := hs.m.cur()
+	if d == nil || !d.Report.Misaligned {
+		t.Fatalf("a did not reach the misaligned message (%s)", hs.m.note)
+	}
+	u := hs.m.sel.Upd
+	at := -1
+	for i, f := range d.Rec.UpdateFields(u) {
+		if f.Op.Start == bit {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Skipf("no field's path op starts at the dropped bit %d", bit)
+	}
+	hs.m.sel.Field = at
+	for _, label := range []string{"insert a 0 bit before the field-path op", "drop the value's first bit", "insert a 1 bit before the value"} {
+		hs.keys("d")
+		pick(t, hs, label)
+		hs.keys("enter")
+		wi := hs.m.wiHere()
+		if wi == nil {
+			t.Fatalf("%s: no what-if (%s)", label, hs.m.note)
+		}
+		if (wi.w.Insert == 0 && wi.w.Skip == 0) || wi.w.Decoder != nil {
+			t.Fatalf("%s ran %+v", label, wi.w)
+		}
+		if label == "insert a 0 bit before the field-path op" && (!wi.aligns() || wi.w.Bit != bit) {
+			t.Errorf("inserting the dropped bit back: aligns %v at %d (%s)", wi.aligns(), wi.w.Bit, wi.rec.Err)
+		}
+		hs.keys("esc")
+	}
+	if hs.m.fatal != "" {
+		t.Fatal(hs.m.fatal)
+	}
+}
+
+// A what-if that finishes after the user left it is dropped.
+func TestStaleWhatIfIsDropped(t *testing.T) {
+	hs := newHarness(t, wrongName, brokendemo.WrongDecoder(), 120, 40)
+	toSpeed(t, hs)
+	hs.keys("d")
+	pick(t, hs, "raw 32-bit float")
+	_, cmd := hs.m.Update(keyMsg("enter"))
+	if cmd == nil || !hs.m.wiPending {
+		t.Fatal("enter started no what-if")
+	}
+	msg := cmd()
+	hs.keys("esc")
+	hs.m.Update(msg)
+	if hs.m.wi != nil {
+		t.Fatal("a what-if left before it finished was shown")
+	}
+}
+
+// a and A walk every anomaly stop of the file in order, each a field with
+// a strong anomaly or a misaligned message's first suspect, as the loaded
+// message's own diagnosis says.
+func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
+	hs := newHarness(t, wrongName, brokendemo.WrongDecoder(), 120, 40)
+	stops := hs.m.ix.Anoms
+	if len(stops) < 3 {
+		t.Fatalf("%d anomaly stops", len(stops))
+	}
+	var seen []Sel
+	for range len(stops) + 1 {
+		before := hs.m.sel
+		hs.keys("a")
+		if hs.m.sel == before {
+			break
+		}
+		seen = append(seen, hs.m.sel)
+		d := hs.m.cur()
+		if d == nil {
+			t.Fatal("a did not load the message")
+		}
+		u := &d.Rec.Updates[hs.m.sel.Upd]
+		i := u.FirstField + hs.m.sel.Field
+		suspect := d.Report.First != nil && d.Report.First.Field == i
+		if severity(d.Report.Anomalies[i]) != views.SevStrong && !suspect {
+			t.Fatalf("a selected %s, which has no strong anomaly and is no suspect", d.Rec.Fields[i].Name)
+		}
+	}
+	if len(seen) != len(stops) || !strings.Contains(hs.m.note, "no anomaly after here") {
+		t.Fatalf("a visited %d of %d stops; note %q", len(seen), len(stops), hs.m.note)
+	}
+	if f := hs.m.ix.Updates[stops[0].K]; seen[0].Cmd != int(f.Cmd) {
+		t.Fatalf("first stop %+v, want command %d", seen[0], f.Cmd)
+	}
+	for i := len(seen) - 2; i >= 0; i-- {
+		hs.keys("A")
+		if hs.m.sel != seen[i] {
+			t.Fatalf("A went to %+v, want %+v", hs.m.sel, seen[i])
+		}
+	}
+	hs.keys("A")
+	if hs.m.sel != seen[0] || !strings.Contains(hs.m.note, "no anomaly before here") {
+		t.Fatalf("A before the first stop: %+v %q", hs.m.sel, hs.m.note)
+	}
+}
+
+// On the Dota 2 replay a reaches m_iItemID, a varint longer than it needs.
+// Its message (the first full frame) also decodes instance baselines,
+// which must not shift the what-if's field numbering: the override lands on
+// this one read, and read as the plain unsigned varint it is, nothing
+// changes.
+func TestAnomalyKeyOnDota(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 160, 48)
+	hs.keys("a")
+	f := selField(hs)
+	if f == nil || f.Name != "m_iItemID" {
+		t.Fatalf("a selected %+v (%s)", f, hs.m.note)
+	}
+	if s := hs.screen(); !markedField(s, "m_iItemID", "!") || !strings.Contains(s, "varint longer than its value needs") {
+		t.Fatalf("anomaly not shown:\n%s", s)
+	}
+	hs.keys("d")
+	pick(t, hs, "unsigned varint")
+	hs.keys("enter")
+	wi := hs.m.wiHere()
+	if wi == nil {
+		t.Fatalf("no what-if: %s", hs.m.note)
+	}
+	if wi.w.Field != nil || wi.matched != 1 {
+		t.Fatalf("what-if %+v (note %q) applied to %d fields", wi.w, wi.note, wi.matched)
+	}
+	if !wi.aligns() || len(wi.rec.Updates) != len(wi.orig.Updates) {
+		t.Fatalf("the same reading misaligned the message: %s", wi.rec.Err)
+	}
+	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.pairs(hs.m.sel.Upd)) {
+		if r.Changed {
+			t.Fatalf("%s changed", r.Name)
+		}
+	}
+}
+
+// The picker lists sensible choices on every kind of field of a real
+// replay, and picking the decoder in use changes nothing.
+func TestPickerOnRealFields(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 160, 48)
+	hs.keys("n", "n")
+	d := hs.m.cur()
+	families := map[decoder.Family]bool{}
+	for u := range d.Rec.Updates {
+		for fi, f := range d.Rec.UpdateFields(u) {
+			if families[f.Decoder.Family] {
+				continue
+			}
+			families[f.Decoder.Family] = true
+			p := newPicker(d, u, fi)
+			n := 0
+			for _, it := range p.items {
+				if !it.Header {
+					n++
+				}
+				if it.Current && it.dec == nil {
+					t.Errorf("%s: current item is no decoder", f.Name)
+				}
+			}
+			if n < len(diagnose.Candidates)-1+5 || p.items[p.cursor].Header {
+				t.Errorf("%s (%s): %d choices, cursor on %q", f.Name, f.Decoder.Family, n, p.items[p.cursor].Label)
+			}
+		}
+	}
+	if len(families) < 8 {
+		t.Fatalf("only %d decoder families in the first message", len(families))
+	}
+	// The decoder in use: the what-if equals the original.
+	hs.keys("tab", "j", "d", "home")
+	if !hs.m.picker.items[hs.m.picker.cursor].Current {
+		t.Fatal("home is not the decoder in use")
+	}
+	hs.keys("enter")
+	wi := hs.m.wiHere()
+	if wi == nil || !wi.aligns() || wi.rep.Count != wi.origRep.Count {
+		t.Fatalf("the same decoder changed the decode: %+v", wi)
+	}
+	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.pairs(hs.m.sel.Upd)) {
+		if r.Changed {
+			t.Fatalf("%s changed under its own decoder", r.Name)
+		}
+	}
+}
