@@ -9,11 +9,9 @@
 // embedded file is what the generator writes today.
 package sample
 
-import _ "embed"
+import "github.com/dembug/dembug/testdata"
 
-//go:generate go run ../internal/gensample -o sample.dem
+//go:generate go run ../internal/gensample -o ../testdata/sample.dem
 
-// Replay is the sample demo file.
-//
-//go:embed sample.dem
-var Replay []byte
+// Replay is the sample demo file, testdata/sample.dem.
+var Replay = testdata.Sample

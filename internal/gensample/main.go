@@ -2,7 +2,7 @@
 // writer.Generate builds, to a file. It is run by go generate in package
 // sample:
 //
-//	go run ../internal/gensample -o sample.dem
+//	go run ../internal/gensample -o ../testdata/sample.dem
 //
 // The output is the same, byte for byte, on every run.
 package main
