@@ -35,11 +35,7 @@ func Entity(in EntityInput) string {
 		return ""
 	}
 	if len(in.Rows) == 0 {
-		msg := in.Empty
-		if msg == "" {
-			msg = "(no entity)"
-		}
-		return t.paint(t.Dim, Fit(" "+msg, w))
+		return emptyPane(t, in.Empty, "(no entity)", w)
 	}
 	changed, sel := 0, in.Selected
 	firstChanged := -1

@@ -50,11 +50,7 @@ func FieldTable(in FieldTableInput) string {
 	t := in.Theme
 	w := max(in.Width, 1)
 	if len(in.Rows) == 0 {
-		msg := in.Empty
-		if msg == "" {
-			msg = "(no fields)"
-		}
-		return t.paint(t.Dim, Fit(" "+msg, w))
+		return emptyPane(t, in.Empty, "(no fields)", w)
 	}
 	cols := []*fieldCol{
 		{title: "path", get: func(r *FieldRow) string { return r.Path }, min: 5},

@@ -211,3 +211,12 @@ func scrollTop(n, h, sel, extra int) int {
 	top += extra
 	return max(0, min(top, n-h))
 }
+
+// emptyPane is a pane's one line when it has nothing to show: msg, or
+// fallback when msg is empty, dimmed.
+func emptyPane(t Theme, msg, fallback string, w int) string {
+	if msg == "" {
+		msg = fallback
+	}
+	return t.paint(t.Dim, Fit(" "+msg, w))
+}

@@ -39,11 +39,7 @@ func Schema(in SchemaInput) string {
 		return ""
 	}
 	if len(in.Rows) == 0 {
-		msg := in.Empty
-		if msg == "" {
-			msg = "(no class)"
-		}
-		return t.paint(t.Dim, Fit(" "+msg, w))
+		return emptyPane(t, in.Empty, "(no class)", w)
 	}
 	lines := []string{t.paint(t.Title, Fit(in.Header, w))}
 	sel := -1

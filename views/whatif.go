@@ -74,11 +74,7 @@ func DiffTable(in DiffTableInput) string {
 	t := in.Theme
 	w := max(in.Width, 1)
 	if len(in.Rows) == 0 {
-		msg := in.Empty
-		if msg == "" {
-			msg = "(no fields)"
-		}
-		return t.paint(t.Dim, Fit(" "+msg, w))
+		return emptyPane(t, in.Empty, "(no fields)", w)
 	}
 	// The side the decoder, offset and bits columns describe is bracketed.
 	origTitle, wiTitle := "original", "[what-if]"
