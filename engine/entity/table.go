@@ -296,7 +296,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			if e.State.owner != e.owner {
 				e.State = e.State.cowCopy(e.owner) // shared with a snapshot
 			}
-			nf, err := t.readFields(r, e.Class, e.State, e.owner, rec, len(rec0(rec))-1)
+			update := -1 // index of this update's record
+			if rec != nil {
+				update = len(rec.Updates) - 1
+			}
+			nf, err := t.readFields(r, e.Class, e.State, e.owner, rec, update)
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
 			if err != nil {
@@ -387,13 +391,6 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 		t.names[k] = nameEntry{name, f, why}
 	}
 	return name, f, why
-}
-
-func rec0(rec *provenance.Message) []provenance.EntityUpdate {
-	if rec == nil {
-		return nil
-	}
-	return rec.Updates
 }
 
 // readFields reads one update's field paths and then their values into state.

@@ -89,6 +89,9 @@ var cs2Pointers = map[string]bool{
 	"CPlayerLocalData": true,
 }
 
+// vectorComponents is how many floats each vector type holds.
+var vectorComponents = map[string]uint8{"Vector": 3, "Vector2D": 2, "Vector4D": 4, "VectorWS": 3, "Quaternion": 4}
+
 func isVectorType(base string) bool {
 	return base == "CUtlVector" || base == "CNetworkUtlVectorBase" || base == "CUtlVectorEmbeddedNetworkVar"
 }
@@ -213,7 +216,7 @@ func decoderFor(f *Field, base string, g game.Game) (*decoder.Decoder, string) {
 		d, why := quantized(f)
 		return d, "CNetworkedQuantizedFloat → " + why
 	case "Vector", "Vector2D", "Vector4D", "VectorWS", "Quaternion":
-		n := map[string]uint8{"Vector": 3, "Vector2D": 2, "Vector4D": 4, "VectorWS": 3, "Quaternion": 4}[base]
+		n := vectorComponents[base]
 		if n == 3 && f.Encoder == "normal" {
 			return decNormal, base + " with encoder normal → packed unit vector"
 		}
