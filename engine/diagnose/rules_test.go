@@ -76,14 +76,15 @@ func TestHugeArrayLength(t *testing.T) {
 
 func TestMessageLevelRules(t *testing.T) {
 	for _, c := range []struct {
-		err  string
-		rule Rule
+		err     string
+		problem provenance.Problem
+		rule    Rule
 	}{
-		{"1 byte 5 bits left unread after 30 updates", UnreadBits},
-		{"read past end of data at bit 0x2e5.0 (data is 741 bytes)", OverRead},
-		{"entity data bit 0x3.1: field path [9 1]: index 9 at depth 0 is outside X (3 fields)", PathOutside},
+		{"1 byte 5 bits left unread after 30 updates", provenance.Unread, UnreadBits},
+		{"read past end of data at bit 0x2e5.0 (data is 741 bytes)", provenance.OverRead, OverRead},
+		{"entity data bit 0x3.1: field path [9 1]: index 9 at depth 0 is outside X (3 fields)", provenance.BadPath, PathOutside},
 	} {
-		m := &provenance.Message{Err: c.err}
+		m := &provenance.Message{Err: c.err, Problem: c.problem}
 		rep := Message(m, nil)
 		if rep.End == nil || rep.End.Rule != c.rule || !rep.Misaligned {
 			t.Errorf("%q: got %+v, want %s", c.err, rep.End, c.rule)

@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"strings"
-
 	"github.com/dembug/dembug/engine/provenance"
 )
 
@@ -39,16 +37,11 @@ func Message(m *provenance.Message, exists Lookup) Report {
 		rep.Anomalies[i] = a
 		rep.Count += len(a)
 	}
-	switch {
+	rule := map[provenance.Problem]Rule{provenance.OverRead: OverRead, provenance.Unread: UnreadBits, provenance.BadPath: PathOutside}
+	switch r, known := rule[m.Problem]; {
 	case m.Err == "":
-	case strings.Contains(m.Err, "read past end"):
-		a := hit(OverRead, "%s", m.Err)
-		rep.End = &a
-	case strings.Contains(m.Err, "left unread"):
-		a := hit(UnreadBits, "%s", m.Err)
-		rep.End = &a
-	case strings.Contains(m.Err, "field path"):
-		a := hit(PathOutside, "%s", m.Err)
+	case known:
+		a := hit(r, "%s", m.Err)
 		rep.End = &a
 	default:
 		a := Anomaly{Rule: "decode error", Score: 1, Detail: m.Err}

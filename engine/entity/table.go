@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -205,7 +206,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		res.Err, res.Misaligned, res.EndBit = ee, true, r.Pos()
 		if rec != nil {
-			rec.Err, rec.EndBit = ee.Error(), r.Pos()
+			rec.Err, rec.EndBit, rec.Problem = ee.Error(), r.Pos(), problemOf(err)
 			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == "" {
 				rec.Updates[len(rec.Updates)-1].Err = err.Error()
 			}
@@ -337,15 +338,18 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	if rec != nil {
 		rec.EndBit = r.Pos()
 	}
+	problem := provenance.NoProblem
 	if r.Overflowed() {
 		res.Misaligned = true
 		res.Err = r.Err()
+		problem = provenance.OverRead
 	} else if r.Remaining() >= 8 {
 		res.Misaligned = true
 		res.Err = fmt.Errorf("%s left unread after %d updates (ends at bit %s of %s)", bitio.Size(r.Remaining()), m.UpdatedEntries, bitio.Offset(r.Pos()), bitio.Offset(res.DataBits))
+		problem = provenance.Unread
 	}
 	if rec != nil && res.Err != nil {
-		rec.Err = res.Err.Error()
+		rec.Err, rec.Problem = res.Err.Error(), problem
 	}
 	return res
 }
@@ -358,6 +362,20 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 // while a list needs at least 6 bits for its count; public CS2 parsers read
 // no list either. Dota's replay carries the list in every delta message.
 func HasDeletionList(g game.Game) bool { return g != game.CS2 && g != game.Deadlock }
+
+// problemOf classifies a decode error for the diagnostics.
+func problemOf(err error) provenance.Problem {
+	var over *bitio.OverflowError
+	var path *PathError
+	var op *fieldpath.Error
+	switch {
+	case errors.As(err, &over):
+		return provenance.OverRead
+	case errors.As(err, &path), errors.As(err, &op):
+		return provenance.BadPath
+	}
+	return provenance.OtherError
+}
 
 // nameKey identifies a path within a serializer for the name cache.
 type nameKey struct {

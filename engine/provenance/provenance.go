@@ -58,6 +58,17 @@ type EntityUpdate struct {
 	Err        string // decode error inside this update, if any
 }
 
+// Problem says how a message's decode went wrong.
+type Problem uint8
+
+const (
+	NoProblem  Problem = iota
+	OverRead           // a read needed bits past the end of the entity data
+	Unread             // the updates ended a byte or more before the data
+	BadPath            // a field path did not fit the serializer
+	OtherError         // any other decode error
+)
+
 // Message is the record of one packet-entities message.
 type Message struct {
 	Updates  []EntityUpdate
@@ -70,6 +81,7 @@ type Message struct {
 	BadDeletions                int  // deletions of entities that do not exist
 	EndBit                      uint // where decoding stopped
 	Err                         string
+	Problem                     Problem // what Err is about
 }
 
 // Reset empties the record for reuse.
@@ -77,7 +89,7 @@ func (m *Message) Reset() {
 	m.Updates = m.Updates[:0]
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
-	m.DataBits, m.EndBit, m.Err = 0, 0, ""
+	m.DataBits, m.EndBit, m.Err, m.Problem = 0, 0, "", NoProblem
 	m.DeletionStart, m.DeletionBits, m.Deletions, m.BadDeletions = 0, 0, 0, 0
 }
 
