@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/replay"
@@ -23,7 +22,7 @@ func runTo(data []byte, tick int64) (*replay.Replay, error) {
 		return nil, err
 	}
 	for {
-		if tick >= 0 && r.Pos() < len(data) && peekTick(r) > tick {
+		if next, ok := r.NextTick(); tick >= 0 && ok && int64(next) > tick {
 			return r, nil
 		}
 		_, err := r.Step()
@@ -34,20 +33,6 @@ func runTo(data []byte, tick int64) (*replay.Replay, error) {
 			return r, err
 		}
 	}
-}
-
-// peekTick is the tick of the next command without decoding it.
-func peekTick(r *replay.Replay) int64 {
-	cr, err := container.NewReader(r.Data)
-	if err != nil {
-		return -1
-	}
-	cr.Seek(r.Pos(), 0)
-	c, err := cr.Next()
-	if err != nil {
-		return -1
-	}
-	return int64(c.Tick)
 }
 
 // WriteEntities prints one JSON object per live entity.

@@ -116,6 +116,18 @@ func (r *Reader) varint(what string) (uint64, error) {
 	return v, nil
 }
 
+// PeekTick returns the tick of the next command without reading its body,
+// and false at the end of the data or when its varints are broken.
+func (r *Reader) PeekTick() (int32, bool) {
+	pos := r.pos
+	if _, n := binary.Uvarint(r.data[pos:]); n > 0 {
+		if tick, m := binary.Uvarint(r.data[pos+n:]); m > 0 {
+			return int32(uint32(tick)), true
+		}
+	}
+	return 0, false
+}
+
 // Next returns the next command, or io.EOF after the last byte. The body
 // aliases the file data, or for compressed commands a buffer reused by the
 // next call: copy it to keep it.

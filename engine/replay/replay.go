@@ -110,6 +110,15 @@ func Open(data []byte) (*Replay, error) {
 	return &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1}, nil
 }
 
+// NextTick is the tick of the next command, read without decoding it;
+// false at the end.
+func (r *Replay) NextTick() (int32, bool) {
+	if r.Done {
+		return 0, false
+	}
+	return r.cr.PeekTick()
+}
+
 // Pos is the byte offset of the next command.
 func (r *Replay) Pos() int { return r.cr.Pos() }
 
