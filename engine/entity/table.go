@@ -439,7 +439,8 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			return i, err
 		}
 		if t.whatIf != nil {
-			if d := t.whatIf.decoderFor(ser, p, tg.dec, t.fieldCount); d != nil {
+			field := func() *schema.Field { _, f, _ := t.fieldName(ser, state, p); return f }
+			if d := t.whatIf.decoderFor(field, tg.dec, t.fieldCount); d != nil {
 				tg.dec = d
 			}
 			t.fieldCount++

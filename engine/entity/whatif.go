@@ -3,7 +3,6 @@ package entity
 import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
@@ -29,7 +28,10 @@ type WhatIf struct {
 	Skip        uint
 }
 
-func (w *WhatIf) decoderFor(ser *schema.Serializer, p *fieldpath.Path, chosen *decoder.Decoder, n int) *decoder.Decoder {
+// decoderFor returns the override for the n-th field of the message, or
+// nil; field names the schema field being read (looked up only when the
+// rule matches by field or type).
+func (w *WhatIf) decoderFor(field func() *schema.Field, chosen *decoder.Decoder, n int) *decoder.Decoder {
 	if w.Decoder == nil {
 		return nil
 	}
@@ -42,7 +44,7 @@ func (w *WhatIf) decoderFor(ser *schema.Serializer, p *fieldpath.Path, chosen *d
 	if w.Field == nil && w.Type == "" {
 		return nil
 	}
-	_, f, _ := FieldName(ser, nil, p)
+	f := field()
 	if f == nil {
 		return nil
 	}
