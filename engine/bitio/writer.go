@@ -105,3 +105,11 @@ func (w *Writer) RawBytes(b []byte) {
 		w.Bits(uint64(c), 8)
 	}
 }
+
+// Append writes every bit of src after the bits of w.
+func (w *Writer) Append(src *Writer) {
+	n := src.Len()
+	for i, b := range src.Bytes() {
+		w.Bits(uint64(b), min(8, n-uint(i)*8))
+	}
+}

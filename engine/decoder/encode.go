@@ -34,52 +34,14 @@ func (e *EncodeError) Error() string {
 // number of components) for vectors, normals and angles, KindString for
 // strings and binary blocks, and KindHandle.
 func (d *Decoder) Encode(w *bitio.Writer, v Value) error {
-	var out bitSeq
+	// Planned into a scratch writer first, so that a value that fails half
+	// way leaves w untouched.
+	var out bitio.Writer
 	if err := d.plan(&out, v); err != nil {
 		return err
 	}
-	out.flush(w)
+	w.Append(&out)
 	return nil
-}
-
-// bitSeq collects the pieces of one value before anything is written, so
-// that a value that fails half way leaves the writer untouched.
-type bitSeq struct{ p []piece }
-
-type piece struct {
-	v    uint64
-	bits uint
-}
-
-func (s *bitSeq) add(v uint64, bits uint) { s.p = append(s.p, piece{v, bits}) }
-
-func (s *bitSeq) bool(b bool) {
-	if b {
-		s.add(1, 1)
-	} else {
-		s.add(0, 1)
-	}
-}
-
-// varint adds a base-128 varint, one byte at a time.
-func (s *bitSeq) varint(v uint64) {
-	for v >= 0x80 {
-		s.add(v&0x7f|0x80, 8)
-		v >>= 7
-	}
-	s.add(v, 8)
-}
-
-func (s *bitSeq) bytes(b string) {
-	for i := 0; i < len(b); i++ {
-		s.add(uint64(b[i]), 8)
-	}
-}
-
-func (s *bitSeq) flush(w *bitio.Writer) {
-	for _, p := range s.p {
-		w.Bits(p.v, p.bits)
-	}
 }
 
 func (d *Decoder) fail(v Value, format string, args ...any) error {
@@ -112,7 +74,7 @@ func (d *Decoder) wantVector(v Value, n uint8) error {
 	return nil
 }
 
-func (d *Decoder) plan(out *bitSeq, v Value) error {
+func (d *Decoder) plan(out *bitio.Writer, v Value) error {
 	switch d.Family {
 	case FamUnsigned, FamDefault, FamHandle:
 		k := KindUint
@@ -125,7 +87,7 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if v.U > math.MaxUint32 {
 			return d.fail(v, "more than 32 bits")
 		}
-		out.varint(v.U)
+		out.VarUint64(v.U)
 	case FamSigned:
 		if err := d.want(v, KindInt); err != nil {
 			return err
@@ -134,22 +96,22 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if i < math.MinInt32 || i > math.MaxInt32 {
 			return d.fail(v, "outside the 32-bit range")
 		}
-		out.varint(uint64(uint32(int32(i)<<1) ^ uint32(int32(i)>>31)))
+		out.VarUint64(uint64(uint32(int32(i)<<1) ^ uint32(int32(i)>>31)))
 	case FamUnsigned64, FamFixed64:
 		if err := d.want(v, KindUint); err != nil {
 			return err
 		}
 		if d.Family == FamFixed64 {
-			out.add(v.U, 64)
+			out.Bits(v.U, 64)
 		} else {
-			out.varint(v.U)
+			out.VarUint64(v.U)
 		}
 	case FamSigned64:
 		if err := d.want(v, KindInt); err != nil {
 			return err
 		}
 		i := v.Int64()
-		out.varint(uint64(i<<1) ^ uint64(i>>63))
+		out.VarUint64(uint64(i<<1) ^ uint64(i>>63))
 	case FamBool:
 		if err := d.want(v, KindBool); err != nil {
 			return err
@@ -157,7 +119,7 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if v.U > 1 {
 			return d.fail(v, "a boolean holds 0 or 1")
 		}
-		out.add(v.U, 1)
+		out.Bits(v.U, 1)
 	case FamUnsignedMinusOne:
 		if err := d.want(v, KindInt); err != nil {
 			return err
@@ -166,7 +128,7 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if i < -1 || i > math.MaxUint32-1 {
 			return d.fail(v, "must be in -1 … %d", uint64(math.MaxUint32-1))
 		}
-		out.varint(uint64(i + 1))
+		out.VarUint64(uint64(i + 1))
 	case FamPolyPointer:
 		if err := d.want(v, KindInt); err != nil {
 			return err
@@ -175,9 +137,9 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if i < -1 || i > math.MaxUint32 {
 			return d.fail(v, "must be -1 (absent) or a serializer index up to %d", uint64(math.MaxUint32))
 		}
-		out.bool(i >= 0)
+		out.Bool(i >= 0)
 		if i >= 0 {
-			planUBitVar(out, uint32(i))
+			out.UBitVar(uint32(i))
 		}
 	case FamString:
 		if err := d.want(v, KindString); err != nil {
@@ -190,8 +152,7 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if len(s) >= MaxStringBytes {
 			return d.fail(v, "%d bytes; at most %d fit", len(s), MaxStringBytes-1)
 		}
-		out.bytes(s)
-		out.add(0, 8)
+		out.String(s)
 	case FamBinaryBlock:
 		if err := d.want(v, KindString); err != nil {
 			return err
@@ -200,8 +161,8 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 		if uint64(len(s)) > math.MaxUint32 {
 			return d.fail(v, "%d bytes; a block holds at most 2^32−1", len(s))
 		}
-		out.varint(uint64(len(s)))
-		out.bytes(s)
+		out.VarUint64(uint64(len(s)))
+		out.RawBytes([]byte(s))
 	case FamNoScale, FamQuantized, FamCoord, FamSimTime, FamRuneTime:
 		if err := d.want(v, KindFloat); err != nil {
 			return err
@@ -244,15 +205,14 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 			if math.IsNaN(a) || math.IsInf(a, 0) {
 				return d.fail(v, "angle %g is not finite", a)
 			}
-			out.add(nBitAngleRaw(a, n), n)
+			out.Bits(nBitAngleRaw(a, n), n)
 		}
 	case FamQAngleCoord, FamQAnglePrecise:
 		if err := d.wantVector(v, 3); err != nil {
 			return err
 		}
-		var codes [3]piece
 		var present [3]bool
-		var parts [3]bitSeq
+		var parts [3]bitio.Writer
 		for i := 0; i < 3; i++ {
 			a := v.F[i]
 			if d.Family == FamQAngleCoord {
@@ -265,21 +225,16 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 					return d.fail(v, "angle %g is not finite", a)
 				}
 				raw := preciseAngleRaw(a)
-				codes[i] = piece{raw, 20}
+				parts[i].Bits(raw, 20)
 				present[i] = preciseAngleValue(uint32(raw)) != 0
 			}
 		}
 		for i := 0; i < 3; i++ {
-			out.bool(present[i])
+			out.Bool(present[i])
 		}
 		for i := 0; i < 3; i++ {
-			if !present[i] {
-				continue
-			}
-			if d.Family == FamQAngleCoord {
-				out.p = append(out.p, parts[i].p...)
-			} else {
-				out.add(codes[i].v, codes[i].bits)
+			if present[i] {
+				out.Append(&parts[i])
 			}
 		}
 	default:
@@ -288,42 +243,25 @@ func (d *Decoder) plan(out *bitSeq, v Value) error {
 	return nil
 }
 
-// planUBitVar adds Valve's 6-bit-prefixed variable integer, shortest form.
-func planUBitVar(out *bitSeq, v uint32) {
-	switch {
-	case v < 1<<4:
-		out.add(uint64(v), 6)
-	case v < 1<<8:
-		out.add(uint64(v&15|0x10), 6)
-		out.add(uint64(v>>4), 4)
-	case v < 1<<12:
-		out.add(uint64(v&15|0x20), 6)
-		out.add(uint64(v>>4), 8)
-	default:
-		out.add(uint64(v&15|0x30), 6)
-		out.add(uint64(v>>4), 28)
-	}
-}
-
 // EncodeFloat writes one float in a scalar float family, as Float reads it.
 func (d *Decoder) EncodeFloat(w *bitio.Writer, f float64) error {
-	var out bitSeq
+	var out bitio.Writer
 	if err := d.planFloat(&out, Float(f), f); err != nil {
 		return err
 	}
-	out.flush(w)
+	w.Append(&out)
 	return nil
 }
 
 // planFloat adds one float in d's scalar family; v is the whole value, for
 // error messages.
-func (d *Decoder) planFloat(out *bitSeq, v Value, f float64) error {
+func (d *Decoder) planFloat(out *bitio.Writer, v Value, f float64) error {
 	if math.IsNaN(f) && d.Family != FamNoScale {
 		return d.fail(v, "NaN cannot be encoded")
 	}
 	switch d.Family {
 	case FamNoScale:
-		out.add(uint64(math.Float32bits(float32(f))), 32)
+		out.Bits(uint64(math.Float32bits(float32(f))), 32)
 	case FamQuantized:
 		if d.Q == nil {
 			return d.fail(v, "quantized float without parameters")
@@ -344,7 +282,7 @@ func (d *Decoder) planFloat(out *bitSeq, v Value, f float64) error {
 		if f < -float64(ti)/2 || f > simTimeValue(top, ti)+float64(ti)/2 {
 			return d.fail(v, "outside 0 … 2^32−1 ticks of %g s", ti)
 		}
-		out.varint(searchMonotone(top, f, func(k uint64) float64 { return simTimeValue(k, ti) }))
+		out.VarUint64(searchMonotone(top, f, func(k uint64) float64 { return simTimeValue(k, ti) }))
 	case FamRuneTime:
 		// Four bits taken as the low bits of a float32: the values are the
 		// denormals k × 2^-149, k = 0 … 15.
@@ -352,7 +290,7 @@ func (d *Decoder) planFloat(out *bitSeq, v Value, f float64) error {
 		if k < 0 || k > 15 {
 			return d.fail(v, "rune time holds only k × 2^-149 for k = 0 … 15")
 		}
-		out.add(uint64(k), 4)
+		out.Bits(uint64(k), 4)
 	default:
 		return d.fail(v, "not a scalar float family")
 	}
@@ -366,30 +304,30 @@ func simTimeValue(k uint64, ti float32) float64 { return float64(float32(k) * ti
 
 // plan adds a quantized float: the special-value bits the set-up kept,
 // then, unless a special value was chosen, the nearest step.
-func (q *Quantized) plan(out *bitSeq, f float64) error {
+func (q *Quantized) plan(out *bitio.Writer, f float64) error {
 	lo, hi := float64(q.Low), float64(q.High)
 	// Low and High are matched bit for bit: with Low = −0, a +0 must not
 	// come back as −0.
 	if q.Flags&QuantRoundDown != 0 {
 		if math.Float64bits(f) == math.Float64bits(lo) {
-			out.add(1, 1)
+			out.Bits(1, 1)
 			return nil
 		}
-		out.add(0, 1)
+		out.Bits(0, 1)
 	}
 	if q.Flags&QuantRoundUp != 0 {
 		if math.Float64bits(f) == math.Float64bits(hi) {
-			out.add(1, 1)
+			out.Bits(1, 1)
 			return nil
 		}
-		out.add(0, 1)
+		out.Bits(0, 1)
 	}
 	if q.Flags&QuantEncodeZero != 0 {
 		if f == 0 {
-			out.add(1, 1)
+			out.Bits(1, 1)
 			return nil
 		}
-		out.add(0, 1)
+		out.Bits(0, 1)
 	}
 	if q.Bits < 1 || q.Bits > 31 {
 		return fmt.Errorf("quantized float with %d bits", q.Bits)
@@ -398,7 +336,7 @@ func (q *Quantized) plan(out *bitSeq, f float64) error {
 	if err != nil {
 		return err
 	}
-	out.add(uint64(raw), uint(q.Bits))
+	out.Bits(uint64(raw), uint(q.Bits))
 	return nil
 }
 
@@ -458,7 +396,7 @@ func coordRounded(f float64) float64 {
 	return v
 }
 
-func coordPlan(out *bitSeq, f float64) error {
+func coordPlan(out *bitio.Writer, f float64) error {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return fmt.Errorf("%g is not finite", f)
 	}
@@ -470,28 +408,28 @@ func coordPlan(out *bitSeq, f float64) error {
 	if f == 0 && math.Signbit(f) {
 		// −0, which the decoder gives for a present, negative, zero
 		// fraction: the only way to send it.
-		out.bool(false) // no integer part
-		out.bool(true)  // a fraction
-		out.bool(true)  // negative
-		out.add(0, 5)   // of 0/32
+		out.Bool(false) // no integer part
+		out.Bool(true)  // a fraction
+		out.Bool(true)  // negative
+		out.Bits(0, 5)  // of 0/32
 		return nil
 	}
-	out.bool(i != 0)
-	out.bool(fr != 0)
+	out.Bool(i != 0)
+	out.Bool(fr != 0)
 	if i == 0 && fr == 0 {
 		return nil
 	}
-	out.bool(f < 0)
+	out.Bool(f < 0)
 	if i != 0 {
-		out.add(i-1, 14)
+		out.Bits(i-1, 14)
 	}
 	if fr != 0 {
-		out.add(fr, 5)
+		out.Bits(fr, 5)
 	}
 	return nil
 }
 
-func (d *Decoder) planNormal(out *bitSeq, v Value) error {
+func (d *Decoder) planNormal(out *bitio.Writer, v Value) error {
 	x, y, z := v.F[0], v.F[1], v.F[2]
 	for _, c := range [...]float64{x, y, z} {
 		if math.IsNaN(c) || math.IsInf(c, 0) {
@@ -517,17 +455,17 @@ func (d *Decoder) planNormal(out *bitSeq, v Value) error {
 	// A zero component is left out, except −0 (present, negative, 0),
 	// which only that form gives back.
 	hx, hy := rx != 0 || (x == 0 && math.Signbit(x)), ry != 0 || (y == 0 && math.Signbit(y))
-	out.bool(hx)
-	out.bool(hy)
+	out.Bool(hx)
+	out.Bool(hy)
 	if hx {
-		out.bool(math.Signbit(x))
-		out.add(uint64(rx), 11)
+		out.Bool(math.Signbit(x))
+		out.Bits(uint64(rx), 11)
 	}
 	if hy {
-		out.bool(math.Signbit(y))
-		out.add(uint64(ry), 11)
+		out.Bool(math.Signbit(y))
+		out.Bits(uint64(ry), 11)
 	}
-	out.bool(math.Signbit(z))
+	out.Bool(math.Signbit(z))
 	return nil
 }
 

@@ -233,14 +233,6 @@ func DecoderAt(ser *schema.Serializer, state Changes, p fieldpath.Path) (*decode
 	}
 }
 
-// appendBits copies src's bits to the end of w.
-func appendBits(w, src *bitio.Writer) {
-	n := src.Len()
-	for i, b := range src.Bytes() {
-		w.Bits(uint64(b), min(8, n-uint(i)*8))
-	}
-}
-
 // normalize checks the paths of ch and returns them sorted, with indexes
 // beyond Last cleared.
 func normalize(ch Changes) ([]fieldpath.Path, []decoder.Value, error) {
@@ -287,12 +279,12 @@ func WriteFields(w *bitio.Writer, ser *schema.Serializer, state Changes, ch Chan
 			return nil, errorf("%s %s: %w", ser.Name, name, err)
 		}
 		next[p] = d.Decode(bitio.NewReader(one.Bytes()))
-		appendBits(&values, &one)
+		values.Append(&one)
 	}
 	if err := fieldpath.Write(w, paths); err != nil {
 		return nil, err
 	}
-	appendBits(w, &values)
+	w.Append(&values)
 	return next, nil
 }
 
@@ -438,7 +430,7 @@ func (f *Frame) Create(index, class int32, serial uint32, ch Changes) error {
 	if err := f.header(index, provenance.Create); err != nil {
 		return err
 	}
-	appendBits(&f.w, &body)
+	f.w.Append(&body)
 	f.e.live[index] = &Entity{Index: index, Class: class, Serial: serial, Active: true, State: st}
 	return nil
 }
@@ -458,7 +450,7 @@ func (f *Frame) Update(index int32, ch Changes) error {
 	if err := f.header(index, provenance.Update); err != nil {
 		return err
 	}
-	appendBits(&f.w, &body)
+	f.w.Append(&body)
 	en.State, en.Active = st, true
 	return nil
 }
