@@ -104,12 +104,7 @@ func FieldTable(in FieldTableInput) string {
 		func() { val.w = val.min },
 		func() { name.w = name.min },
 	}
-	for _, step := range steps {
-		if total() <= avail {
-			break
-		}
-		step()
-	}
+	shrinkToFit(avail, total, steps)
 	if extra := avail - total(); extra > 0 {
 		val.w += extra
 	}
@@ -125,15 +120,7 @@ func FieldTable(in FieldTableInput) string {
 				b.WriteByte(' ')
 			}
 			first = false
-			s := get(c)
-			switch {
-			case c.right:
-				b.WriteString(padL(s, c.w))
-			case c == name:
-				b.WriteString(padR(truncLeft(s, c.w), c.w))
-			default:
-				b.WriteString(padR(s, c.w))
-			}
+			b.WriteString(padCell(get(c), c.w, c.right, c == name))
 		}
 		return b.String()
 	}

@@ -220,3 +220,26 @@ func emptyPane(t Theme, msg, fallback string, w int) string {
 	}
 	return t.paint(t.Dim, Fit(" "+msg, w))
 }
+
+// shrinkToFit runs steps, each narrowing or hiding table columns, until
+// total() fits in avail.
+func shrinkToFit(avail int, total func() int, steps []func()) {
+	for _, step := range steps {
+		if total() <= avail {
+			return
+		}
+		step()
+	}
+}
+
+// padCell fits a table cell to w: right-aligned, or left-aligned keeping
+// its tail (names: the end of a dotted name says most), or left-aligned.
+func padCell(s string, w int, right, keepTail bool) string {
+	switch {
+	case right:
+		return padL(s, w)
+	case keepTail:
+		return padR(truncLeft(s, w), w)
+	}
+	return padR(s, w)
+}

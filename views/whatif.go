@@ -135,27 +135,14 @@ func DiffTable(in DiffTableInput) string {
 		func() { shrink(name, 12); shrink(orig, 9); shrink(wi, 9) },
 		func() { name.w = 8; orig.w = 8; wi.w = 8 },
 	}
-	for _, step := range steps {
-		if total() <= avail {
-			break
-		}
-		step()
-	}
+	shrinkToFit(avail, total, steps)
 	if extra := avail - total(); extra > 0 {
 		grow := extra / 2
 		orig.w += grow
 		wi.w += extra - grow
 	}
 
-	cell := func(c *diffCol, s string) string {
-		switch {
-		case c.right:
-			return padL(s, c.w)
-		case c == name:
-			return padR(truncLeft(s, c.w), c.w)
-		}
-		return padR(s, c.w)
-	}
+	cell := func(c *diffCol, s string) string { return padCell(s, c.w, c.right, c == name) }
 	head := []string{}
 	for _, c := range cols {
 		if c.on {
