@@ -101,8 +101,36 @@ func (r *Reader) peek64(i uint) uint64 {
 	return v
 }
 
+// WindowBits is how many bits a successful Window holds.
+const WindowBits = 57
+
+// Window returns the next WindowBits bits (lowest first, in the low bits of
+// w) without consuming them, or ok=false within the last 8 bytes of the
+// buffer. Hot decoders parse several small values out of one Window and then
+// Skip what they used; near the end they fall back to the single reads. It
+// is small enough to inline, which the single reads with their end checks
+// are not.
+func (r *Reader) Window() (w uint64, ok bool) {
+	if i := r.pos >> 3; i+8 <= uint(len(r.buf)) {
+		return load64(r.buf, i) >> (r.pos & 7), true
+	}
+	return 0, false
+}
+
 // Bits reads n bits (0 ≤ n ≤ 32) as an unsigned number.
+//
+// Away from the last 8 bytes one load holds all n bits and the end cannot
+// be crossed.
 func (r *Reader) Bits(n uint) uint32 {
+	if w, ok := r.Window(); ok {
+		r.pos += n
+		return uint32(w) & (1<<n - 1)
+	}
+	return r.bitsNearEnd(n)
+}
+
+// bitsNearEnd is Bits within the last 8 bytes, where a read may over-run.
+func (r *Reader) bitsNearEnd(n uint) uint32 {
 	if n == 0 {
 		return 0
 	}

@@ -47,8 +47,8 @@ func (h *hheap) Pop() any {
 }
 
 // lookupBits is the width of the first-level decode table; codes up to this
-// long (all the frequent ones) decode with one table read.
-const lookupBits = 8
+// long (every op with a weight above 100) decode with one table read, 4 KiB.
+const lookupBits = 11
 
 var (
 	codes [NumOps]Code

@@ -1,0 +1,72 @@
+package fieldpath
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"pgregory.net/rapid"
+)
+
+// readGeneral is Read without fastOp: every op through readOp and apply.
+// It is the reference the fast path must agree with bit for bit.
+func readGeneral(r *bitio.Reader) ([]Path, error) {
+	var paths []Path
+	p := Path{}
+	p.Idx[0] = -1
+	for {
+		start := r.Pos()
+		op := readOp(r)
+		if op == Finish {
+			return paths, r.Err()
+		}
+		if msg := apply(r, &p, op); msg != "" {
+			return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
+		}
+		if r.Overflowed() {
+			return paths, r.Err()
+		}
+		paths = append(paths, p)
+		if len(paths) > MaxPaths {
+			return paths, fmt.Errorf("too many")
+		}
+	}
+}
+
+// TestFastOpAgreesWithApply reads random bit streams, biased towards the
+// frequent ops' codes, with Read and with the general reference.
+func TestFastOpAgreesWithApply(t *testing.T) {
+	frequent := []Op{PlusOne, PlusTwo, PlusThree, PlusFour, PlusN,
+		PushOneLeftDeltaZeroRightZero, PushOneLeftDeltaOneRightZero, PushOneLeftDeltaOneRightNonZero,
+		PushOneLeftDeltaNRightZero, PushOneLeftDeltaNRightNonZeroPack6Bits, PushOneLeftDeltaNRightNonZeroPack8Bits,
+		PopAllButOnePlusOne, PopAllButOnePlusN, PopAllButOnePlusNPack3Bits, PopAllButOnePlusNPack6Bits,
+		NonTopoComplex, PushOneLeftDeltaNRightNonZero, Finish}
+	rapid.Check(t, func(t *rapid.T) {
+		var w bitio.Writer
+		for range rapid.IntRange(0, 40).Draw(t, "ops") {
+			op := rapid.SampledFrom(frequent).Draw(t, "op")
+			c := CodeOf(op)
+			w.Bits(uint64(c.Bits), uint(c.Len))
+			// Operands: random bits, sometimes long runs of zeros (long
+			// variable integers, huge indexes).
+			if rapid.Bool().Draw(t, "zeros") {
+				w.Bits(0, uint(rapid.IntRange(1, 40).Draw(t, "zero bits")))
+			}
+			w.Bits(rapid.Uint64().Draw(t, "operand bits"), uint(rapid.IntRange(0, 40).Draw(t, "operand len")))
+		}
+		data := w.Bytes()
+		fast, slow := bitio.NewReader(data), bitio.NewReader(data)
+		got, gotErr := Read(fast, nil, nil)
+		want, wantErr := readGeneral(slow)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) && !(gotErr != nil && wantErr != nil && len(want) > MaxPaths) {
+			t.Fatalf("error %v, general reading says %v", gotErr, wantErr)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("paths differ:\n got %v\nwant %v", got, want)
+		}
+		if fast.Pos() != slow.Pos() {
+			t.Fatalf("ended at bit %d, general reading at %d", fast.Pos(), slow.Pos())
+		}
+	})
+}
