@@ -16,7 +16,9 @@ import (
 func main() {
 	// dembug decodes a file into a live heap of a few tens of MB and then
 	// exits or idles; collecting less often makes start-up markedly faster.
-	debug.SetGCPercent(400)
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run())
 }
 

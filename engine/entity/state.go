@@ -137,14 +137,12 @@ func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.P
 // node must be writable by owner.
 func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32) (target, error) {
 	for i := 0; ; i++ {
-		if len(ser.Hot) != len(ser.Fields) {
-			ser.BuildHot() // a serializer built by hand
-		}
+		hot := ser.Hot()
 		idx := p.Idx[i]
-		if int(idx) >= len(ser.Hot) {
+		if int(idx) >= len(hot) {
 			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields))}
 		}
-		h := &ser.Hot[idx]
+		h := &hot[idx]
 		switch h.Model {
 		case schema.Simple:
 			if i != p.Last {
@@ -171,7 +169,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 					next = poly[pi]
 				}
 			}
-			ser, node = next, node.kid(idx, len(next.Hot), owner)
+			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
 			if i == p.Last {
 				return target{dec: h.Dec, node: node, slot: idx}, nil
@@ -195,7 +193,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if i+1 == p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name)}
 			}
-			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Hot), owner)
+			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Fields), owner)
 			i++
 		}
 	}

@@ -77,8 +77,8 @@ func checkSchema(t *testing.T, b []byte, g game.Game) {
 		return
 	}
 	for _, ser := range s.Serializers {
-		if len(ser.Hot) != len(ser.Fields) {
-			t.Fatalf("serializer %s: %d hot entries for %d fields", ser.Name, len(ser.Hot), len(ser.Fields))
+		if h := ser.Hot(); len(h) != len(ser.Fields) {
+			t.Fatalf("serializer %s: %d hot entries for %d fields", ser.Name, len(h), len(ser.Fields))
 		}
 		for i, f := range ser.Fields {
 			if f == nil {
