@@ -141,8 +141,9 @@ type rawField struct {
 func Parse(b []byte, g game.Game) (*Schema, error) {
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField int
-	wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, _ []byte) error {
-		switch n {
+	c := wiretree.NewCursor(b)
+	for c.Next() {
+		switch c.Num {
 		case 1:
 			nSer++
 		case 2:
@@ -150,46 +151,30 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 		case 3:
 			nField++
 		}
-		return nil
-	})
+	}
+	if err := c.Err(); err != nil {
+		return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: %w", err)
+	}
 	symbols := make([]string, 0, nSym)
 	raws := make([]rawField, 0, nField)
-	type rawSer struct {
-		nameSym, version int32
-		fields           []int32
-	}
-	rsers := make([]rawSer, 0, nSer)
-	err := wiretree.Fields(b, func(n protowire.Number, t protowire.Type, v uint64, d []byte) error {
-		switch n {
+	rsers := make([]rawSerializer, 0, nSer)
+	for c = wiretree.NewCursor(b); c.Next(); {
+		switch c.Num {
 		case 1:
-			var rs rawSer
-			err := wiretree.Fields(d, func(n protowire.Number, t protowire.Type, v uint64, d []byte) error {
-				switch n {
-				case 1:
-					rs.nameSym = int32(v)
-				case 2:
-					rs.version = int32(v)
-				case 3:
-					if t == protowire.BytesType {
-						return wiretree.PackedVarints(d, func(v uint64) { rs.fields = append(rs.fields, int32(v)) })
-					}
-					rs.fields = append(rs.fields, int32(v))
-				}
-				return nil
-			})
+			rs, err := parseSerializer(c.Data)
+			if err != nil {
+				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: serializer at byte %d: %w", c.Offset(), err)
+			}
 			rsers = append(rsers, rs)
-			return err
 		case 2:
-			symbols = append(symbols, string(d))
+			symbols = append(symbols, string(c.Data))
 		case 3:
-			rf, err := parseField(d)
+			rf, err := parseField(c.Data)
+			if err != nil {
+				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: field at byte %d: %w", c.Offset(), err)
+			}
 			raws = append(raws, rf)
-			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: %w", err)
 	}
 	sym := func(i int32, what string) (string, error) {
 		if i < 0 || int(i) >= len(symbols) {
@@ -238,18 +223,35 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 	}
 	byVersion := make(map[serKey]*Serializer, len(rsers))
 	key := func(name string, v int32) serKey { return serKey{name, v} }
+	// One backing array each for the serializers and their field lists:
+	// Dota 2 has some 1,600 serializers listing 100,000 fields.
+	total := 0
+	for _, rs := range rsers {
+		total += rs.count
+	}
+	all := make([]*Field, 0, total)
+	sers := make([]Serializer, len(rsers))
+	s.Serializers = make([]*Serializer, 0, len(rsers))
 	for i, rs := range rsers {
 		name, err := sym(rs.nameSym, "serializer_name")
 		if err != nil {
 			return nil, fmt.Errorf("serializer %d: %w", i, err)
 		}
-		ser := &Serializer{Name: name, Version: rs.version, Fields: make([]*Field, 0, len(rs.fields))}
-		for _, fi := range rs.fields {
+		ser := &sers[i]
+		ser.Name, ser.Version = name, rs.version
+		first := len(all)
+		bad := int32(-1)
+		rs.eachField(func(fi int32) {
 			if fi < 0 || int(fi) >= len(s.Fields) {
-				return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, fi, len(s.Fields))
+				bad = fi
+				return
 			}
-			ser.Fields = append(ser.Fields, s.Fields[fi])
+			all = append(all, s.Fields[fi])
+		})
+		if bad != -1 {
+			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, bad, len(s.Fields))
 		}
+		ser.Fields = all[first:len(all):len(all)]
 		s.Serializers = append(s.Serializers, ser)
 		byVersion[key(name, rs.version)] = ser
 		s.byName[name] = ser
@@ -352,10 +354,79 @@ func checkNesting(sers []*Serializer) error {
 	return nil
 }
 
+// rawSerializer is a ProtoFlattenedSerializer_t: a name, a version and
+// its fields as indexes into the message's field list, kept as the message
+// until the fields can be linked.
+type rawSerializer struct {
+	nameSym, version int32
+	count            int // field indexes
+	msg              []byte
+}
+
+func parseSerializer(d []byte) (rawSerializer, error) {
+	rs := rawSerializer{msg: d}
+	c := wiretree.NewCursor(d)
+	for {
+		for _, ok := c.NextVarintOf(3); ok; _, ok = c.NextVarintOf(3) {
+			rs.count++
+		}
+		if !c.Next() {
+			break
+		}
+		switch c.Num {
+		case 1:
+			rs.nameSym = int32(c.V)
+		case 2:
+			rs.version = int32(c.V)
+		case 3:
+			if c.Type != protowire.BytesType {
+				rs.count++
+				continue
+			}
+			for off := 0; off < len(c.Data); rs.count++ {
+				if _, ok := wiretree.NextVarint(c.Data, &off); !ok {
+					return rs, fmt.Errorf("bad packed field index at byte %d", c.Offset())
+				}
+			}
+		}
+	}
+	return rs, c.Err()
+}
+
+// eachField calls fn with each field index, packed or not (parseSerializer
+// has checked the message).
+func (rs *rawSerializer) eachField(fn func(int32)) {
+	c := wiretree.NewCursor(rs.msg)
+	for {
+		for v, ok := c.NextVarintOf(3); ok; v, ok = c.NextVarintOf(3) {
+			fn(int32(v))
+		}
+		if !c.Next() {
+			return
+		}
+		if c.Num != 3 {
+			continue
+		}
+		if c.Type != protowire.BytesType {
+			fn(int32(c.V))
+			continue
+		}
+		for off := 0; off < len(c.Data); {
+			v, ok := wiretree.NextVarint(c.Data, &off)
+			if !ok {
+				return
+			}
+			fn(int32(v))
+		}
+	}
+}
+
 func parseField(d []byte) (rawField, error) {
 	rf := rawField{encoderSym: -1, sendNodeSym: -1, varSerSym: -1}
-	err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
-		switch n {
+	c := wiretree.NewCursor(d)
+	for c.Next() {
+		v := c.V
+		switch c.Num {
 		case 1:
 			rf.typeSym = int32(v)
 		case 2:
@@ -378,18 +449,19 @@ func parseField(d []byte) (rawField, error) {
 			rf.encoderSym = int32(v)
 		case 11:
 			var p [2]int32
-			err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
-				if n == 1 || n == 2 {
-					p[n-1] = int32(v)
+			pc := wiretree.NewCursor(c.Data)
+			for pc.Next() {
+				if pc.Num == 1 || pc.Num == 2 {
+					p[pc.Num-1] = int32(pc.V)
 				}
-				return nil
-			})
+			}
+			if err := pc.Err(); err != nil {
+				return rf, err
+			}
 			rf.poly = append(rf.poly, p)
-			return err
 		case 12:
 			rf.varSerSym = int32(v)
 		}
-		return nil
-	})
-	return rf, err
+	}
+	return rf, c.Err()
 }

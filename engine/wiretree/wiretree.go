@@ -115,17 +115,13 @@ func field(b []byte, maxNum protowire.Number) (num protowire.Number, typ protowi
 // If fn returns an error, iteration stops and that error is returned as is.
 // Fields does not allocate unless it reports an error.
 func Fields(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, data []byte) error) error {
-	for off := 0; off < len(b); {
-		num, typ, v, data, n, err := field(b[off:], protowire.MaxValidNumber+1)
-		if err != nil {
-			return &ParseError{Offset: off, Field: num, Err: err}
-		}
-		if err := fn(num, typ, v, data); err != nil {
+	c := NewCursor(b)
+	for c.Next() {
+		if err := fn(c.Num, c.Type, c.V, c.Data); err != nil {
 			return err
 		}
-		off += n
 	}
-	return nil
+	return c.Err()
 }
 
 // Lookup returns the last occurrence of field num in b (protobuf's "last one

@@ -1,0 +1,161 @@
+package wiretree
+
+import "google.golang.org/protobuf/encoding/protowire"
+
+// Cursor walks the top-level fields of a message in a plain loop:
+//
+//	for c := wiretree.NewCursor(b); c.Next(); {
+//		switch c.Num { ... c.V ... c.Data ... }
+//	}
+//	if err := c.Err(); err != nil { ... }
+//
+// It is Fields without the callback, for the parsers that run over every
+// field of a schema or a packet, where a closure call per field and the
+// general varint routine cost more than the work itself. It never
+// allocates unless it reports an error.
+type Cursor struct {
+	b   []byte
+	off int // next tag
+	at  int // tag of the current field
+	err error
+
+	Num  protowire.Number
+	Type protowire.Type
+	V    uint64 // varint, fixed32 (zero-extended) and fixed64 values
+	Data []byte // bytes fields: aliases the input, capacity clipped
+}
+
+// NewCursor returns a cursor before the first field of b.
+func NewCursor(b []byte) Cursor { return Cursor{b: b} }
+
+// Offset is the byte offset of the current field's tag.
+func (c *Cursor) Offset() int { return c.at }
+
+// Err is the *ParseError that stopped the walk, or nil at a clean end.
+func (c *Cursor) Err() error { return c.err }
+
+// Next moves to the next field; false at the end or on malformed data.
+func (c *Cursor) Next() bool {
+	if c.off >= len(c.b) || c.err != nil {
+		return false
+	}
+	c.at = c.off
+	tag, n := uvarint(c.b[c.off:])
+	if n < 0 {
+		return c.fail(0, protowire.ParseError(n))
+	}
+	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
+	if tag>>3 > uint64(protowire.MaxValidNumber) || !num.IsValid() {
+		return c.fail(0, ErrFieldNumber)
+	}
+	c.Num, c.Type, c.Data = num, typ, nil
+	off := c.off + n
+	switch typ {
+	case protowire.VarintType:
+		c.V, n = uvarint(c.b[off:])
+		if n < 0 {
+			return c.fail(num, protowire.ParseError(n))
+		}
+		off += n
+	case protowire.BytesType:
+		size, n := uvarint(c.b[off:])
+		if n < 0 {
+			return c.fail(num, protowire.ParseError(n))
+		}
+		off += n
+		if size > uint64(len(c.b)-off) {
+			return c.fail(num, protowire.ParseError(codeTruncated))
+		}
+		end := off + int(size)
+		c.Data, c.V = c.b[off:end:end], 0
+		off = end
+	case protowire.Fixed32Type:
+		if len(c.b)-off < 4 {
+			return c.fail(num, protowire.ParseError(codeTruncated))
+		}
+		v, _ := protowire.ConsumeFixed32(c.b[off:])
+		c.V = uint64(v)
+		off += 4
+	case protowire.Fixed64Type:
+		if len(c.b)-off < 8 {
+			return c.fail(num, protowire.ParseError(codeTruncated))
+		}
+		c.V, _ = protowire.ConsumeFixed64(c.b[off:])
+		off += 8
+	case protowire.StartGroupType, protowire.EndGroupType:
+		return c.fail(num, ErrGroup)
+	default:
+		return c.fail(num, ErrWireType)
+	}
+	c.off = off
+	return true
+}
+
+// NextVarintOf reads the next field when it is varint field num with a
+// one-byte tag (fields 1 to 15): the fast path for a run of unpacked
+// repeated values, such as a serializer's hundreds of field indexes. It
+// returns false, consuming nothing, for anything else; Next then reads it.
+func (c *Cursor) NextVarintOf(num protowire.Number) (uint64, bool) {
+	off := c.off
+	if off >= len(c.b) || c.b[off] != byte(num)<<3 || c.err != nil {
+		return 0, false
+	}
+	v, n := uvarint(c.b[off+1:])
+	if n < 0 {
+		return 0, false
+	}
+	c.at, c.off = off, off+1+n
+	c.Num, c.Type, c.V, c.Data = num, protowire.VarintType, v, nil
+	return v, true
+}
+
+func (c *Cursor) fail(num protowire.Number, err error) bool {
+	c.err = &ParseError{Offset: c.at, Field: num, Err: err}
+	c.off = len(c.b)
+	return false
+}
+
+// protowire's error codes, which protowire.ParseError turns into errors.
+const (
+	codeTruncated = -1
+	codeOverflow  = -3
+)
+
+// uvarint decodes a base-128 varint at the start of b, returning the byte
+// count, or a negative protowire error code as protowire.ConsumeVarint does. One-byte values, most tags and lengths, take
+// the first branch.
+func uvarint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return uvarintLong(b)
+}
+
+func uvarintLong(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(b); i++ {
+		x := b[i]
+		if i == 9 {
+			if x > 1 {
+				return 0, codeOverflow
+			}
+			return v | uint64(x)<<63, 10
+		}
+		v |= uint64(x&0x7f) << (7 * i)
+		if x < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, codeTruncated
+}
+
+// NextVarint reads one varint of a packed repeated field at data[*off:],
+// advancing *off; ok is false at the end or on a truncated varint.
+func NextVarint(data []byte, off *int) (v uint64, ok bool) {
+	v, n := uvarint(data[*off:])
+	if n < 0 {
+		return 0, false
+	}
+	*off += n
+	return v, true
+}
