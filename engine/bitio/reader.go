@@ -122,14 +122,16 @@ func (r *Reader) Window() (w uint64, ok bool) {
 // Away from the last 8 bytes one load holds all n bits and the end cannot
 // be crossed.
 func (r *Reader) Bits(n uint) uint32 {
-	if w, ok := r.Window(); ok {
+	if w, ok := r.Window(); ok && n <= 32 {
 		r.pos += n
 		return uint32(w) & (1<<n - 1)
 	}
 	return r.bitsNearEnd(n)
 }
 
-// bitsNearEnd is Bits within the last 8 bytes, where a read may over-run.
+// bitsNearEnd is Bits within the last 8 bytes, where a read may over-run,
+// and Bits asked for more than 32 bits (a corrupt schema's bit count), which
+// still consumes them all.
 func (r *Reader) bitsNearEnd(n uint) uint32 {
 	if n == 0 {
 		return 0
@@ -177,6 +179,11 @@ func (r *Reader) Uint64LE() uint64 { return r.Bits64(64) }
 // prefix are the value's low bits, the top 2 say how many more bits follow
 // (0, 4, 8 or 28).
 func (r *Reader) UBitVar() uint32 {
+	if w, ok := r.Window(); ok {
+		v, n := UBitVarOf(w)
+		r.pos += n
+		return v
+	}
 	v := r.Bits(6)
 	switch v & 0x30 {
 	case 0x10:
@@ -189,9 +196,29 @@ func (r *Reader) UBitVar() uint32 {
 	return v
 }
 
+// UBitVarOf decodes a UBitVar from the low bits of a Window, returning it
+// and its length (at most 34 bits).
+func UBitVarOf(w uint64) (v uint32, n uint) {
+	v = uint32(w) & 63
+	switch v & 0x30 {
+	case 0x10:
+		return v&15 | uint32(w>>6)&15<<4, 10
+	case 0x20:
+		return v&15 | uint32(w>>6)&255<<4, 14
+	case 0x30:
+		return v&15 | uint32(w>>6)&(1<<28-1)<<4, 34
+	}
+	return v, 6
+}
+
 // UBitVarFP reads the field-path variant: unary prefix selecting 2, 4, 10, 17
 // or 31 value bits.
 func (r *Reader) UBitVarFP() uint32 {
+	if w, ok := r.Window(); ok {
+		v, n := UBitVarFPOf(w)
+		r.pos += n
+		return v
+	}
 	switch {
 	case r.Bool():
 		return r.Bits(2)
@@ -203,6 +230,22 @@ func (r *Reader) UBitVarFP() uint32 {
 		return r.Bits(17)
 	}
 	return r.Bits(31)
+}
+
+// UBitVarFPOf decodes a UBitVarFP from the low bits of a Window, returning
+// it and its length (at most 35 bits).
+func UBitVarFPOf(w uint64) (v uint32, n uint) {
+	switch {
+	case w&1 != 0:
+		return uint32(w>>1) & 3, 3
+	case w&2 != 0:
+		return uint32(w>>2) & 15, 6
+	case w&4 != 0:
+		return uint32(w>>3) & 1023, 13
+	case w&8 != 0:
+		return uint32(w>>4) & (1<<17 - 1), 21
+	}
+	return uint32(w>>4) & (1<<31 - 1), 35
 }
 
 // VarUint32 reads a protobuf-style base-128 varint of at most 5 bytes.

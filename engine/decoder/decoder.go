@@ -116,7 +116,26 @@ func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 	case FamSigned:
 		*dst = Value{Kind: KindInt, U: uint64(int64(r.VarInt32()))}
 		return
-	case FamNoScale, FamQuantized, FamCoord, FamSimTime, FamRuneTime:
+	case FamNoScale:
+		// The two most frequent families read from one window when it
+		// holds enough bits (always, except in a buffer's last 8 bytes).
+		if w, ok := r.Window(); ok {
+			r.Skip(32)
+			*dst = Value{Kind: KindFloat, F: [4]float64{float64(math.Float32frombits(uint32(w)))}}
+			return
+		}
+		*dst = Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
+		return
+	case FamQuantized:
+		if w, ok := r.Window(); ok {
+			v, n := d.Q.fromWindow(w)
+			r.Skip(n)
+			*dst = Value{Kind: KindFloat, F: [4]float64{v}}
+			return
+		}
+		*dst = Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
+		return
+	case FamCoord, FamSimTime, FamRuneTime:
 		*dst = Value{Kind: KindFloat, F: [4]float64{d.Float(r)}}
 		return
 	case FamBool:

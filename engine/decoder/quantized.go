@@ -171,6 +171,35 @@ func (q *Quantized) quantize(v float32) float32 {
 // Steps is the largest stored value, 2^bits − 1.
 func (q *Quantized) Steps() uint32 { return uint32(1)<<q.Bits - 1 }
 
+// fromWindow decodes a value from the low bits of a bit window (at most 3
+// flag bits and 31 value bits, well within bitio.WindowBits), returning it
+// and the bits used: Float's reading without a call per bit.
+func (q *Quantized) fromWindow(w uint64) (float64, uint) {
+	n := uint(0)
+	if q.Flags&QuantRoundDown != 0 {
+		n++
+		if w&1 != 0 {
+			return float64(q.Low), n
+		}
+		w >>= 1
+	}
+	if q.Flags&QuantRoundUp != 0 {
+		n++
+		if w&1 != 0 {
+			return float64(q.High), n
+		}
+		w >>= 1
+	}
+	if q.Flags&QuantEncodeZero != 0 {
+		n++
+		if w&1 != 0 {
+			return 0, n
+		}
+		w >>= 1
+	}
+	return q.FromRaw(uint32(w) & (1<<q.Bits - 1)), n + uint(q.Bits)
+}
+
 // FromRaw turns a stored number into the value, in float64.
 func (q *Quantized) FromRaw(raw uint32) float64 {
 	lo, hi := float64(q.Low), float64(q.High)

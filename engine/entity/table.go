@@ -215,8 +215,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	}
 	for u := 0; u < int(m.UpdatedEntries); u++ {
 		start := r.Pos()
-		index += int32(r.UBitVar()) + 1
-		cmd := r.Bits(2)
+		delta, cmd := readUpdateHeader(r)
+		index += int32(delta) + 1
 		if r.Overflowed() {
 			return fail(u, nil, index, start, fmt.Errorf("update header: %w", r.Err()))
 		}
@@ -354,6 +354,20 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	return res
 }
 
+// readUpdateHeader reads an update's index delta (a UBitVar) and its 2-bit
+// command, from one bit window when the reader has one.
+func readUpdateHeader(r *bitio.Reader) (delta, cmd uint32) {
+	w, ok := r.Window()
+	if !ok {
+		delta = r.UBitVar()
+		return delta, r.Bits(2)
+	}
+	delta, n := bitio.UBitVarOf(w)
+	cmd = uint32(w>>n) & 3
+	r.Skip(n + 2)
+	return delta, cmd
+}
+
 // HasDeletionList reports whether a game's delta packet-entities messages
 // end with an explicit deletion list (Dota 2, and games we do not know).
 // CS2's and Deadlock's do not; entities are deleted only by an update's
@@ -432,11 +446,17 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		return 0, err
 	}
 	ser := c.Serializer
+	hot := ser.Hot()
 	for i := range paths {
 		p := &paths[i]
-		tg, err := resolve(ser, state, p, owner)
-		if err != nil {
-			return i, err
+		var tg target
+		if idx := p.Idx[0]; p.Last == 0 && int(idx) < len(hot) && hot[idx].Model == schema.Simple {
+			tg = target{dec: hot[idx].Dec, node: state, slot: idx} // a top-level field: half of all
+		} else {
+			var err error
+			if tg, err = resolve(ser, state, p, owner); err != nil {
+				return i, err
+			}
 		}
 		if t.whatIf != nil {
 			field := func() *schema.Field { _, f, _ := t.fieldName(ser, state, p); return f }

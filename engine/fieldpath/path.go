@@ -153,7 +153,7 @@ func fastOp(r *bitio.Reader, p *Path) (Op, bool) {
 	case PlusFour:
 		p.Idx[last] += 4
 	case PlusN:
-		v, k := windowFP(w)
+		v, k := bitio.UBitVarFPOf(w)
 		p.Idx[last] += int32(v) + 5
 		n += k
 	case PushOneLeftDeltaZeroRightZero:
@@ -164,13 +164,13 @@ func fastOp(r *bitio.Reader, p *Path) (Op, bool) {
 		p.Last++
 		p.Idx[last+1] = 0
 	case PushOneLeftDeltaOneRightNonZero:
-		v, k := windowFP(w)
+		v, k := bitio.UBitVarFPOf(w)
 		p.Idx[last]++
 		p.Last++
 		p.Idx[last+1] = int32(v)
 		n += k
 	case PushOneLeftDeltaNRightZero:
-		v, k := windowFP(w)
+		v, k := bitio.UBitVarFPOf(w)
 		p.Idx[last] += int32(v)
 		p.Last++
 		p.Idx[last+1] = 0
@@ -189,7 +189,7 @@ func fastOp(r *bitio.Reader, p *Path) (Op, bool) {
 		p.popAll()
 		p.Idx[0]++
 	case PopAllButOnePlusN:
-		v, k := windowFP(w)
+		v, k := bitio.UBitVarFPOf(w)
 		p.popAll()
 		p.Idx[0] += int32(v) + 1
 		n += k
@@ -206,22 +206,6 @@ func fastOp(r *bitio.Reader, p *Path) (Op, bool) {
 	}
 	r.Skip(n)
 	return op, true
-}
-
-// windowFP decodes the field-path variable integer (see
-// bitio.Reader.UBitVarFP) from the low bits of a window: at most 35 bits.
-func windowFP(w uint64) (v uint32, n uint) {
-	switch {
-	case w&1 != 0:
-		return uint32(w>>1) & 3, 3
-	case w&2 != 0:
-		return uint32(w>>2) & 15, 6
-	case w&4 != 0:
-		return uint32(w>>3) & 1023, 13
-	case w&8 != 0:
-		return uint32(w>>4) & (1<<17 - 1), 21
-	}
-	return uint32(w>>4) & (1<<31 - 1), 35
 }
 
 // popAll leaves only the first index.
