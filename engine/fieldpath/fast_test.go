@@ -9,7 +9,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// readGeneral is Read without fastOp: every op through readOp and apply.
+// readGeneral is Read without its inline ops: every op through readOp and
+// apply.
 // It is the reference the fast path must agree with bit for bit.
 func readGeneral(r *bitio.Reader) ([]Path, error) {
 	var paths []Path
@@ -34,9 +35,9 @@ func readGeneral(r *bitio.Reader) ([]Path, error) {
 	}
 }
 
-// TestFastOpAgreesWithApply reads random bit streams, biased towards the
+// TestInlineOpsAgreeWithApply reads random bit streams, biased towards the
 // frequent ops' codes, with Read and with the general reference.
-func TestFastOpAgreesWithApply(t *testing.T) {
+func TestInlineOpsAgreeWithApply(t *testing.T) {
 	frequent := []Op{PlusOne, PlusTwo, PlusThree, PlusFour, PlusN,
 		PushOneLeftDeltaZeroRightZero, PushOneLeftDeltaOneRightZero, PushOneLeftDeltaOneRightNonZero,
 		PushOneLeftDeltaNRightZero, PushOneLeftDeltaNRightNonZeroPack6Bits, PushOneLeftDeltaNRightNonZeroPack8Bits,

@@ -85,12 +85,92 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 	p.Idx[0] = -1
 	for {
 		start := r.Pos()
-		op, ok := fastOp(r, &p)
-		if !ok {
+		// The frequent ops (nine in ten) whose code and operands fit one
+		// bit window run here, inline; they change at most the last two
+		// indexes and leave the checks to the end of the loop. Everything
+		// else, and a window that would not fit, goes through readOp and
+		// apply.
+		op, n := Finish, uint(0)
+		w, ok := r.Window()
+		if ok {
+			e := lookup[w&(1<<lookupBits-1)]
+			op, n, ok = Op(e&0xff), uint(e>>8), e != 0
+			w >>= n
+			if p.Last+1 >= MaxDepth && op >= PushOneLeftDeltaZeroRightZero && op <= PushOneLeftDeltaNRightNonZeroPack8Bits {
+				ok = false // apply reports the depth error
+			}
+		}
+		if ok {
+			switch op {
+			case Finish:
+			case PlusOne:
+				p.Idx[p.Last]++
+			case PlusTwo:
+				p.Idx[p.Last] += 2
+			case PlusThree:
+				p.Idx[p.Last] += 3
+			case PlusFour:
+				p.Idx[p.Last] += 4
+			case PlusN:
+				v, k := bitio.UBitVarFPOf(w)
+				p.Idx[p.Last] += int32(v) + 5
+				n += k
+			case PushOneLeftDeltaZeroRightZero:
+				p.Last++
+				p.Idx[p.Last] = 0
+			case PushOneLeftDeltaOneRightZero:
+				p.Idx[p.Last]++
+				p.Last++
+				p.Idx[p.Last] = 0
+			case PushOneLeftDeltaOneRightNonZero:
+				v, k := bitio.UBitVarFPOf(w)
+				p.Idx[p.Last]++
+				p.Last++
+				p.Idx[p.Last] = int32(v)
+				n += k
+			case PushOneLeftDeltaNRightZero:
+				v, k := bitio.UBitVarFPOf(w)
+				p.Idx[p.Last] += int32(v)
+				p.Last++
+				p.Idx[p.Last] = 0
+				n += k
+			case PushOneLeftDeltaNRightNonZeroPack6Bits:
+				p.Idx[p.Last] += int32(w&7) + 2
+				p.Last++
+				p.Idx[p.Last] = int32(w>>3&7) + 1
+				n += 6
+			case PushOneLeftDeltaNRightNonZeroPack8Bits:
+				p.Idx[p.Last] += int32(w&15) + 2
+				p.Last++
+				p.Idx[p.Last] = int32(w>>4&15) + 1
+				n += 8
+			case PopAllButOnePlusOne:
+				p.popAll()
+				p.Idx[0]++
+			case PopAllButOnePlusN:
+				v, k := bitio.UBitVarFPOf(w)
+				p.popAll()
+				p.Idx[0] += int32(v) + 1
+				n += k
+			case PopAllButOnePlusNPack3Bits:
+				p.popAll()
+				p.Idx[0] += int32(w&7) + 1
+				n += 3
+			case PopAllButOnePlusNPack6Bits:
+				p.popAll()
+				p.Idx[0] += int32(w&63) + 1
+				n += 6
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			r.Skip(n)
+		} else {
 			op = readOp(r)
 			switch op {
 			case Finish:
-			case PlusOne: // the most frequent op where fastOp cannot run
+			case PlusOne: // the most frequent op, near the end of the data
 				p.Idx[p.Last]++
 			default:
 				if msg := apply(r, &p, op); msg != "" {
@@ -107,8 +187,8 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 		if r.Overflowed() {
 			return paths, r.Err()
 		}
-		// fastOp changes at most the last two indexes and checks none; an
-		// index past MaxInt32 wraps negative.
+		// The inline ops change at most the last two indexes and check
+		// none; an index past MaxInt32 wraps negative.
 		if p.Idx[p.Last] < 0 || p.Last > 0 && p.Idx[p.Last-1] < 0 {
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: errNegative}
 		}
@@ -120,92 +200,6 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
 		}
 	}
-}
-
-// fastOp runs the next op from one bit window when it is a frequent op whose
-// operands fit the window and whose result needs no checks beyond the last
-// two indexes; it returns ok=false, having consumed nothing and changed
-// nothing, for everything else (apply then does the general work). The
-// frequent ops are nine in ten of all ops.
-func fastOp(r *bitio.Reader, p *Path) (Op, bool) {
-	w, ok := r.Window()
-	if !ok {
-		return 0, false
-	}
-	e := lookup[w&(1<<lookupBits-1)]
-	if e == 0 {
-		return 0, false
-	}
-	op, n := Op(e&0xff), uint(e>>8)
-	w >>= n
-	last := p.Last
-	if last+1 >= MaxDepth && op >= PushOneLeftDeltaZeroRightZero && op <= PushOneLeftDeltaNRightNonZeroPack8Bits {
-		return 0, false // apply reports the depth error
-	}
-	switch op {
-	case Finish:
-	case PlusOne:
-		p.Idx[last]++
-	case PlusTwo:
-		p.Idx[last] += 2
-	case PlusThree:
-		p.Idx[last] += 3
-	case PlusFour:
-		p.Idx[last] += 4
-	case PlusN:
-		v, k := bitio.UBitVarFPOf(w)
-		p.Idx[last] += int32(v) + 5
-		n += k
-	case PushOneLeftDeltaZeroRightZero:
-		p.Last++
-		p.Idx[last+1] = 0
-	case PushOneLeftDeltaOneRightZero:
-		p.Idx[last]++
-		p.Last++
-		p.Idx[last+1] = 0
-	case PushOneLeftDeltaOneRightNonZero:
-		v, k := bitio.UBitVarFPOf(w)
-		p.Idx[last]++
-		p.Last++
-		p.Idx[last+1] = int32(v)
-		n += k
-	case PushOneLeftDeltaNRightZero:
-		v, k := bitio.UBitVarFPOf(w)
-		p.Idx[last] += int32(v)
-		p.Last++
-		p.Idx[last+1] = 0
-		n += k
-	case PushOneLeftDeltaNRightNonZeroPack6Bits:
-		p.Idx[last] += int32(w&7) + 2
-		p.Last++
-		p.Idx[last+1] = int32(w>>3&7) + 1
-		n += 6
-	case PushOneLeftDeltaNRightNonZeroPack8Bits:
-		p.Idx[last] += int32(w&15) + 2
-		p.Last++
-		p.Idx[last+1] = int32(w>>4&15) + 1
-		n += 8
-	case PopAllButOnePlusOne:
-		p.popAll()
-		p.Idx[0]++
-	case PopAllButOnePlusN:
-		v, k := bitio.UBitVarFPOf(w)
-		p.popAll()
-		p.Idx[0] += int32(v) + 1
-		n += k
-	case PopAllButOnePlusNPack3Bits:
-		p.popAll()
-		p.Idx[0] += int32(w&7) + 1
-		n += 3
-	case PopAllButOnePlusNPack6Bits:
-		p.popAll()
-		p.Idx[0] += int32(w&63) + 1
-		n += 6
-	default:
-		return 0, false
-	}
-	r.Skip(n)
-	return op, true
 }
 
 // popAll leaves only the first index.
