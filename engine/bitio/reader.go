@@ -250,20 +250,10 @@ func UBitVarFPOf(w uint64) (v uint32, n uint) {
 
 // VarUint32 reads a protobuf-style base-128 varint of at most 5 bytes.
 func (r *Reader) VarUint32() uint32 {
-	if r.pos+64 <= r.end {
-		// Fast path: all five possible bytes are in one 64-bit load.
-		w := r.peek64(r.pos>>3) >> (r.pos & 7)
-		var x uint32
-		for i := uint(0); i < 5; i++ {
-			b := uint32(w >> (8 * i))
-			x |= (b & 0x7f) << (7 * i)
-			if b&0x80 == 0 {
-				r.pos += 8 * (i + 1)
-				return x
-			}
-		}
-		r.pos += 40
-		return x
+	if w, ok := r.Window(); ok {
+		v, n := VarUint32Of(w)
+		r.pos += n
+		return v
 	}
 	var x uint32
 	for s := uint(0); s < 35; s += 7 {
@@ -274,6 +264,19 @@ func (r *Reader) VarUint32() uint32 {
 		}
 	}
 	return x
+}
+
+// VarUint32Of decodes a VarUint32 from the low bits of a Window, returning
+// it and its length (at most 40 bits).
+func VarUint32Of(w uint64) (v uint32, n uint) {
+	for i := uint(0); i < 5; i++ {
+		b := uint32(w >> (8 * i))
+		v |= (b & 0x7f) << (7 * i)
+		if b&0x80 == 0 {
+			return v, 8 * (i + 1)
+		}
+	}
+	return v, 40
 }
 
 // VarUint64 reads a base-128 varint of at most 10 bytes.
@@ -290,10 +293,10 @@ func (r *Reader) VarUint64() uint64 {
 }
 
 // VarInt32 reads a zigzag-encoded signed varint.
-func (r *Reader) VarInt32() int32 {
-	u := r.VarUint32()
-	return int32(u>>1) ^ -int32(u&1)
-}
+func (r *Reader) VarInt32() int32 { return ZigZag32(r.VarUint32()) }
+
+// ZigZag32 undoes zigzag encoding: 0, 1, 2, 3 → 0, -1, 1, -2.
+func ZigZag32(u uint32) int32 { return int32(u>>1) ^ -int32(u&1) }
 
 // VarInt64 reads a zigzag-encoded signed 64-bit varint.
 func (r *Reader) VarInt64() int64 {

@@ -111,9 +111,21 @@ func (d *Decoder) Decode(r *bitio.Reader) (v Value) {
 func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 	switch d.Family {
 	case FamUnsigned, FamDefault:
+		if w, ok := r.Window(); ok {
+			v, n := bitio.VarUint32Of(w)
+			r.Skip(n)
+			*dst = Value{Kind: KindUint, U: uint64(v)}
+			return
+		}
 		*dst = Value{Kind: KindUint, U: uint64(r.VarUint32())}
 		return
 	case FamSigned:
+		if w, ok := r.Window(); ok {
+			v, n := bitio.VarUint32Of(w)
+			r.Skip(n)
+			*dst = Value{Kind: KindInt, U: uint64(int64(bitio.ZigZag32(v)))}
+			return
+		}
 		*dst = Value{Kind: KindInt, U: uint64(int64(r.VarInt32()))}
 		return
 	case FamNoScale:
