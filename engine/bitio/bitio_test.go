@@ -116,3 +116,69 @@ func TestWriterReaderRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// TestWindowedReadsMatchNearEnd writes one value after a random prefix and
+// reads it back twice: from a buffer that ends with the value (the reads
+// near the end, bit by bit) and from one followed by 16 more bytes (the
+// one-load window paths). Both must give the value and stop at its end.
+func TestWindowedReadsMatchNearEnd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var w Writer
+		pre := uint(rapid.IntRange(0, 70).Draw(t, "prefix bits"))
+		w.Bits(rapid.Uint64().Draw(t, "prefix"), min(pre, 64))
+		w.Bits(0, pre-min(pre, 64))
+		kind := rapid.IntRange(0, 3).Draw(t, "kind")
+		v := uint64(rapid.Uint32().Draw(t, "value"))
+		n := uint(rapid.IntRange(0, 32).Draw(t, "bit count"))
+		switch kind {
+		case 0:
+			w.UBitVar(uint32(v))
+		case 1:
+			v &= 0x7fffffff
+			w.UBitVarFP(uint32(v))
+		case 2:
+			w.VarUint32(uint32(v))
+		case 3:
+			v &= 1<<n - 1
+			w.Bits(v, n)
+		}
+		end := w.Len()
+		short := w.Bytes()
+		long := append(append([]byte(nil), short...), rapid.SliceOfN(rapid.Byte(), 16, 16).Draw(t, "more")...)
+		for _, buf := range [][]byte{short, long} {
+			r := NewReader(buf)
+			r.Skip(pre)
+			var got uint64
+			switch kind {
+			case 0:
+				got = uint64(r.UBitVar())
+			case 1:
+				got = uint64(r.UBitVarFP())
+			case 2:
+				got = uint64(r.VarUint32())
+			case 3:
+				got = uint64(r.Bits(n))
+			}
+			if got != v || r.Pos() != end || r.Overflowed() {
+				t.Fatalf("kind %d in %d bytes: %#x at bit %d (overflow %v), want %#x at %d", kind, len(buf), got, r.Pos(), r.Overflowed(), v, end)
+			}
+		}
+	})
+}
+
+func TestWindowOnlyAwayFromTheEnd(t *testing.T) {
+	r := NewReader([]byte{0x81, 2, 3, 4, 5, 6, 7, 8, 9})
+	r.Skip(3)
+	w, ok := r.Window()
+	if !ok || w&(1<<WindowBits-1) != (0x0807060504030281>>3)&(1<<WindowBits-1) {
+		t.Fatalf("window at bit 3 of 9 bytes: %#x, %v", w, ok)
+	}
+	r.Skip(6) // bit 9: byte 1, and 8 bytes remain
+	if _, ok := r.Window(); !ok {
+		t.Fatal("no window with 8 bytes left")
+	}
+	r.Skip(8) // byte 2: 7 bytes left
+	if _, ok := r.Window(); ok {
+		t.Fatal("a window within the last 8 bytes")
+	}
+}
