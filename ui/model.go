@@ -1442,33 +1442,36 @@ func (m *Model) entityPane(w, h int) (string, string) {
 	if m.before {
 		when = "before"
 	}
+	d, upd, field, whatIf := m.paneDetail()
+	if whatIf {
+		when = "what-if, " + when
+	}
 	title := "Entity · " + when + " (b toggles)"
-	d := m.cur()
-	if d == nil || m.sel.Upd < 0 || m.sel.Upd >= len(d.Snaps) {
+	if d == nil || upd < 0 || upd >= len(d.Snaps) {
 		return title, views.Entity(views.EntityInput{Width: w, Height: h, Theme: m.theme, Empty: "select an entity update", Selected: -1})
 	}
-	snap := &d.Snaps[m.sel.Upd]
-	u := &d.Rec.Updates[m.sel.Upd]
+	snap := &d.Snaps[upd]
+	u := &d.Rec.Updates[upd]
 	if snap.After == nil {
 		return title, views.Entity(views.EntityInput{Width: w, Height: h, Theme: m.theme, Selected: -1,
 			Empty: fmt.Sprintf("#%d %s: no state after this %s", u.Index, u.Class, u.Op)})
 	}
-	key := [3]any{d, m.sel.Upd, m.before}
+	key := [3]any{d, upd, m.before}
 	if m.cache.entKey != key {
 		state := snap.After
 		if m.before {
-			state = d.Before(m.sel.Upd)
+			state = d.Before(upd)
 		}
 		written := map[fieldpath.Path]bool{}
-		for _, f := range d.Rec.UpdateFields(m.sel.Upd) {
+		for _, f := range d.Rec.UpdateFields(upd) {
 			written[normPath(f.Path)] = true
 		}
 		m.cache.entKey = key
 		m.cache.entRows, m.cache.entAt = entityRows(snap.Ser, state, written)
 	}
 	sel := -1
-	if fs := d.Rec.UpdateFields(m.sel.Upd); m.sel.Field >= 0 && m.sel.Field < len(fs) {
-		if i, ok := m.cache.entAt[normPath(fs[m.sel.Field].Path)]; ok {
+	if fs := d.Rec.UpdateFields(upd); field >= 0 && field < len(fs) {
+		if i, ok := m.cache.entAt[normPath(fs[field].Path)]; ok {
 			sel = i
 		}
 	}
@@ -1480,14 +1483,14 @@ func (m *Model) entityPane(w, h int) (string, string) {
 }
 
 func (m *Model) schemaPane(w, h int) (string, string) {
-	d := m.cur()
-	if d == nil || m.sel.Upd < 0 || m.sel.Upd >= len(d.Snaps) || d.Snaps[m.sel.Upd].Ser == nil {
+	d, upd, field, _ := m.paneDetail()
+	if d == nil || upd < 0 || upd >= len(d.Snaps) || d.Snaps[upd].Ser == nil {
 		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: "select an entity update"})
 	}
-	snap := &d.Snaps[m.sel.Upd]
+	snap := &d.Snaps[upd]
 	var sel *fieldpath.Path
-	if fs := d.Rec.UpdateFields(m.sel.Upd); m.sel.Field >= 0 && m.sel.Field < len(fs) {
-		p := fs[m.sel.Field].Path
+	if fs := d.Rec.UpdateFields(upd); field >= 0 && field < len(fs) {
+		p := fs[field].Path
 		sel = &p
 	}
 	rows := schemaRows(snap.Ser, snap.After, sel)

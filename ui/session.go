@@ -516,6 +516,23 @@ type EntitySnap struct {
 	before *entity.Node
 }
 
+// snapsAfter copies the state, after the message, of every entity its
+// updates touched.
+func snapsAfter(rec *provenance.Message, t *entity.Table) []EntitySnap {
+	snaps := make([]EntitySnap, len(rec.Updates))
+	for i, u := range rec.Updates {
+		s := &snaps[i]
+		s.Serial, s.Class = u.Serial, u.Class
+		e := t.Entities[u.Index]
+		if e == nil || e.Class == nil {
+			continue
+		}
+		s.Ser = e.Class.Serializer
+		s.After = e.State.Clone()
+	}
+	return snaps
+}
+
 // Before returns the entity state before update u: the state after it with
 // every field the update wrote set back to its previous value.
 func (d *Detail) Before(u int) *entity.Node {
@@ -614,17 +631,7 @@ func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err
 		det.Tick = loc.Tick
 		det.Report = diagnose.Message(rec, lookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
-		det.Snaps = make([]EntitySnap, len(rec.Updates))
-		for i, u := range rec.Updates {
-			s := &det.Snaps[i]
-			s.Serial, s.Class = u.Serial, u.Class
-			e := d.r.Entities.Entities[u.Index]
-			if e == nil || e.Class == nil {
-				continue
-			}
-			s.Ser = e.Class.Serializer
-			s.After = e.State.Clone()
-		}
+		det.Snaps = snapsAfter(rec, d.r.Entities)
 	}
 	for d.last < cmd {
 		c, err := d.r.Step()

@@ -67,8 +67,9 @@ type whatIf struct {
 	rec      *provenance.Message
 	rep      diagnose.Report
 	res      entity.Result
-	data     []byte // the entity data the what-if decoded (edited for a bit edit)
-	matched  int    // fields the decoder override applied to
+	data     []byte  // the entity data the what-if decoded (edited for a bit edit)
+	matched  int     // fields the decoder override applied to
+	detail   *Detail // the what-if decode as the entity and schema panes show it
 
 	showOrig bool // x: the panes show the original decode
 }
@@ -114,7 +115,8 @@ func (cc *caseCache) run(data []byte, cmd, msg int, loc replay.Location, req wha
 		}
 		wi.w, wi.fix, wi.label = fix.WhatIf, fix.Explain, "search: "+fix.Explain
 	}
-	wi.res, wi.rec, wi.rep = c.Try(wi.w)
+	var after *entity.Table
+	wi.res, wi.rec, wi.rep, after = c.TryTable(wi.w)
 	if w := wi.w; w.Decoder != nil && w.Occurrence >= 0 && w.Occurrence < len(c.Record.Fields) && !landed(wi.rec, w) {
 		// The table numbers every field it decodes in the message, the
 		// instance baselines of classes first created in it included, so
@@ -122,12 +124,13 @@ func (cc *caseCache) run(data []byte, cmd, msg int, loc replay.Location, req wha
 		// Every read of the schema field is the closest hypothesis.
 		if sf := c.Record.Fields[w.Occurrence].Schema; sf != nil {
 			wi.w = entity.WhatIf{Occurrence: -1, Field: sf, Decoder: w.Decoder}
-			wi.res, wi.rec, wi.rep = c.Try(wi.w)
+			wi.res, wi.rec, wi.rep, after = c.TryTable(wi.w)
 			wi.note = fmt.Sprintf("this message decodes instance baselines, which the what-if's field count includes, so one read cannot be singled out: applied to every %s read", sf.Name)
 			wi.label += " (every read)"
 		}
 	}
 	wi.data = wi.w.Edit(c.Msg.EntityData)
+	wi.detail = &Detail{Cmd: cmd, Msg: msg, Rec: wi.rec, Data: wi.data, Report: wi.rep, Snaps: snapsAfter(wi.rec, after)}
 	if wi.w.Decoder != nil {
 		for i := range wi.rec.Fields {
 			if wi.rec.Fields[i].Decoder == wi.w.Decoder {
@@ -743,6 +746,22 @@ func (m *Model) shown() (shownMsg, bool) {
 		s.upd, s.field = -1, -1
 	}
 	return s, true
+}
+
+// paneDetail is the decode the entity and schema panes show, and the update
+// and field selected in it: while a what-if of this message is on screen,
+// the side it shows (x toggles), with the field of the diff row selected.
+func (m *Model) paneDetail() (d *Detail, upd, field int, whatIf bool) {
+	d = m.cur()
+	wi := m.wiHere()
+	if d == nil || wi == nil {
+		return d, m.sel.Upd, m.sel.Field, false
+	}
+	sh, _ := m.shown()
+	if wi.showOrig || wi.detail == nil {
+		return d, sh.upd, sh.field, false
+	}
+	return wi.detail, sh.upd, sh.field, true
 }
 
 // whatIfSection sums the what-if up for the inspector.

@@ -194,8 +194,19 @@ func TestWhatIfToggleAndLeave(t *testing.T) {
 	if !strings.Contains(s, "value 0x9.3 +4 bytes") || !strings.Contains(inspectorText(hs), "raw 32-bit float") {
 		t.Errorf("what-if field not explained as a raw float:\n%s", s)
 	}
+	// The entity pane shows the state the what-if leaves: the speed and
+	// every field after it read right again.
+	entityRow := func(s, name, value string) bool {
+		return regexp.MustCompile(`│[>* ]` + name + `\s+` + regexp.QuoteMeta(value) + `\s`).MatchString(s)
+	}
+	if !strings.Contains(s, "Entity · what-if, after") || !entityRow(s, "m_flSpeed", "69.1875") || !entityRow(s, "m_szName", `"axe"`) {
+		t.Errorf("entity pane does not show the what-if state:\n%s", s)
+	}
 	hs.keys("x")
 	s = hs.screen()
+	if strings.Contains(s, "Entity · what-if") || !entityRow(s, "m_flSpeed", "0") {
+		t.Errorf("x leaves the entity pane on the what-if state:\n%s", s)
+	}
 	if !hs.m.wi.showOrig || !strings.Contains(s, "Bitstream · entity data") || !strings.Contains(s, "Inspector · original · m_flSpeed") || !strings.Contains(s, "value 0x9.3 +1 byte 5 bits") {
 		t.Fatalf("x does not show the original decode:\n%s", s)
 	}

@@ -122,10 +122,17 @@ func lookupIn(t *entity.Table) Lookup {
 
 // Try decodes the case's message under a what-if and diagnoses the result.
 func (c *Case) Try(w entity.WhatIf) (entity.Result, *provenance.Message, Report) {
+	res, rec, rep, _ := c.TryTable(w)
+	return res, rec, rep
+}
+
+// TryTable is Try that also returns the entity table as the what-if decode
+// left it, for showing the entities' states under the hypothesis.
+func (c *Case) TryTable(w entity.WhatIf) (entity.Result, *provenance.Message, Report, *entity.Table) {
 	t := c.Before.Snapshot()
 	rec := &provenance.Message{}
 	res := t.ApplyWhatIf(&c.Msg, rec, w)
-	return res, rec, Message(rec, lookupIn(c.Before))
+	return res, rec, Message(rec, lookupIn(c.Before)), t
 }
 
 func clean(res entity.Result, rep Report) bool {
