@@ -400,10 +400,28 @@ func problemOf(err error) provenance.Problem {
 	return provenance.OtherError
 }
 
-// nameKey identifies a path within a serializer for the name cache.
+// nameKey identifies a path within a serializer for the name cache, its
+// indexes packed 16 bits each (see packPath): a small key hashes fast.
 type nameKey struct {
 	ser  *schema.Serializer
-	path fieldpath.Path
+	path uint64
+}
+
+// packPath packs a path of up to four indexes, each below 65,535 (real
+// serializers and arrays stay well below), one more than each index per 16
+// bits so that [0] and [0 0] differ; ok is false for other paths.
+func packPath(p *fieldpath.Path) (k uint64, ok bool) {
+	if p.Last > 3 {
+		return 0, false
+	}
+	for i := 0; i <= p.Last; i++ {
+		v := p.Idx[i]
+		if v < 0 || v >= 1<<16-1 {
+			return 0, false
+		}
+		k |= uint64(v+1) << (16 * i)
+	}
+	return k, true
 }
 
 type nameEntry struct {
@@ -420,12 +438,15 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 		f := ser.Fields[p.Idx[0]] // a top-level field is named by itself
 		return f.Name, f, f.Why
 	}
-	k := nameKey{ser, *p}
-	if e, ok := t.names[k]; ok {
-		return e.name, e.field, e.why
+	packed, cacheable := packPath(p)
+	k := nameKey{ser, packed}
+	if cacheable {
+		if e, ok := t.names[k]; ok {
+			return e.name, e.field, e.why
+		}
 	}
 	name, f, why := FieldName(ser, state, p)
-	if !ser.HasPolymorphic() {
+	if cacheable && !ser.HasPolymorphic() {
 		if t.names == nil {
 			t.names = map[nameKey]nameEntry{}
 		}
