@@ -187,37 +187,97 @@ type SnapshotTable struct {
 // ParseStringTables decodes DEM_StringTables.
 func ParseStringTables(b []byte) ([]SnapshotTable, error) {
 	var out []SnapshotTable
-	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
-		if n != 1 {
-			return nil
+	c := wiretree.NewCursor(b)
+	for c.Next() {
+		if c.Num != 1 {
+			continue
 		}
 		var t SnapshotTable
-		err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
-			switch n {
-			case 1:
-				t.Name = string(d)
-			case 2:
-				var it SnapshotItem
-				err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
-					switch n {
-					case 1:
-						it.Key = string(d)
-					case 2:
-						it.Data = d
-					}
-					return nil
-				})
-				t.Items = append(t.Items, it)
-				return err
-			case 4:
-				t.Flags = int32(v)
-			}
-			return nil
-		})
+		err := parseSnapshotTable(c.Data, &t)
 		out = append(out, t)
-		return err
-	})
-	return out, wrap("CDemoStringTables", err)
+		if err != nil {
+			return out, wrap("CDemoStringTables", err)
+		}
+	}
+	return out, wrap("CDemoStringTables", c.Err())
+}
+
+// ParseStringTable decodes the table called name from DEM_StringTables
+// (found is false without one; the items of several such tables are
+// joined). The other tables are checked but not built: a full snapshot
+// holds every table of the game, and decoding needs only the instance
+// baselines.
+func ParseStringTable(b []byte, name string) (t SnapshotTable, found bool, err error) {
+	c := wiretree.NewCursor(b)
+	for c.Next() {
+		if c.Num != 1 {
+			continue
+		}
+		if !snapshotTableIs(c.Data, name) {
+			if err := parseSnapshotTable(c.Data, nil); err != nil {
+				return t, found, wrap("CDemoStringTables", err)
+			}
+			continue
+		}
+		var one SnapshotTable
+		err := parseSnapshotTable(c.Data, &one)
+		t.Name, t.Flags, t.Items, found = one.Name, one.Flags, append(t.Items, one.Items...), true
+		if err != nil {
+			return t, found, wrap("CDemoStringTables", err)
+		}
+	}
+	return t, found, wrap("CDemoStringTables", c.Err())
+}
+
+// snapshotTableIs reports whether a table message is called name (its
+// last name field, as protobuf reads it), without allocating.
+func snapshotTableIs(d []byte, name string) bool {
+	var got []byte
+	for c := wiretree.NewCursor(d); c.Next(); {
+		if c.Num == 1 {
+			got = c.Data
+		}
+	}
+	return string(got) == name
+}
+
+// parseSnapshotTable walks one table of a snapshot, filling t when it is
+// not nil.
+func parseSnapshotTable(d []byte, t *SnapshotTable) error {
+	c := wiretree.NewCursor(d)
+	for c.Next() {
+		switch {
+		case t == nil:
+			if c.Num == 2 {
+				ic := wiretree.NewCursor(c.Data)
+				for ic.Next() {
+				}
+				if err := ic.Err(); err != nil {
+					return err
+				}
+			}
+		case c.Num == 1:
+			t.Name = string(c.Data)
+		case c.Num == 2:
+			var it SnapshotItem
+			ic := wiretree.NewCursor(c.Data)
+			for ic.Next() {
+				switch ic.Num {
+				case 1:
+					it.Key = string(ic.Data)
+				case 2:
+					it.Data = ic.Data
+				}
+			}
+			t.Items = append(t.Items, it)
+			if err := ic.Err(); err != nil {
+				return err
+			}
+		case c.Num == 4:
+			t.Flags = int32(c.V)
+		}
+	}
+	return c.Err()
 }
 
 func wrap(msg string, err error) error {

@@ -204,6 +204,32 @@ func FuzzParse(f *testing.F) {
 			}
 			bound("tables", 2*len(ts))
 			bound("items", 2*items)
+			// Picking one table finds the same items, and the same
+			// malformation, as decoding them all.
+			name := "instancebaseline"
+			if len(ts) > 0 {
+				name = ts[0].Name
+			}
+			one, found, err1 := ParseStringTable(b, name)
+			if (err == nil) != (err1 == nil) {
+				t.Fatalf("all tables: %v; table %q alone: %v", err, name, err1)
+			}
+			if err == nil {
+				var want []SnapshotItem
+				for _, tb := range ts {
+					if tb.Name == name {
+						want = append(want, tb.Items...)
+					}
+				}
+				if found != (len(ts) > 0) || len(one.Items) != len(want) {
+					t.Fatalf("table %q alone: found %v, %d items; all tables have %d", name, found, len(one.Items), len(want))
+				}
+				for i := range want {
+					if one.Items[i].Key != want[i].Key || string(one.Items[i].Data) != string(want[i].Data) {
+						t.Fatalf("table %q item %d differs", name, i)
+					}
+				}
+			}
 		case selFullPacket:
 			var fp FullPacket
 			fp, err = ParseFullPacket(b)

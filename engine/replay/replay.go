@@ -266,18 +266,13 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 // snapshot applies a DEM_StringTables snapshot; only the instance
 // baselines matter to decoding.
 func (r *Replay) snapshot(body []byte) error {
-	tables, err := messages.ParseStringTables(body)
+	t, _, err := messages.ParseStringTable(body, "instancebaseline")
 	if err != nil {
 		return err
 	}
-	for _, t := range tables {
-		if t.Name != "instancebaseline" {
-			continue
-		}
-		for _, it := range t.Items {
-			if id, err := strconv.Atoi(it.Key); err == nil {
-				r.Entities.SetBaseline(int32(id), it.Data)
-			}
+	for _, it := range t.Items {
+		if id, err := strconv.Atoi(it.Key); err == nil {
+			r.Entities.SetBaseline(int32(id), it.Data)
 		}
 	}
 	return nil
