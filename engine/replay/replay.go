@@ -71,7 +71,8 @@ type Hooks struct {
 	Entities func(loc Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message)
 	// Inner is called for each inner message before it is processed.
 	Inner func(loc Location, m *messages.Inner)
-	// Command is called after each command is processed.
+	// Command is called after each command is processed; c is valid
+	// until the next Step.
 	Command func(c *container.Command)
 }
 
@@ -99,6 +100,7 @@ type Replay struct {
 	inner   []messages.Inner
 	scratch []byte
 	pe      messages.PacketEntities
+	cmd     container.Command // the command being decoded: hooks and stop see it, valid until the next Step
 }
 
 // Open checks the header and prepares to decode data.
@@ -123,20 +125,20 @@ func (r *Replay) NextTick() (int32, bool) {
 func (r *Replay) Pos() int { return r.cr.Pos() }
 
 // Run decodes every command up to the end (or until stop returns true
-// after a command). Packet-entities misalignments are counted and decoding
+// after a command; its argument is valid until the next Step). Packet-entities misalignments are counted and decoding
 // goes on; any other error stops the run and is returned.
 func (r *Replay) Run(stop func(c *container.Command) bool) error {
 	start := time.Now()
 	defer func() { r.Stats.Elapsed += time.Since(start) }()
 	for {
-		c, err := r.Step()
+		_, err := r.Step()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if stop != nil && stop(&c) {
+		if stop != nil && stop(&r.cmd) {
 			return nil
 		}
 	}
@@ -172,7 +174,8 @@ func (r *Replay) Step() (container.Command, error) {
 	if c.Tick >= 0 {
 		r.Stats.LastTick = c.Tick
 	}
-	if err := r.command(&c, loc); err != nil {
+	r.cmd = c
+	if err := r.command(&r.cmd, loc); err != nil {
 		r.Done = true
 		var re *Error
 		if errors.As(err, &re) {
@@ -184,9 +187,9 @@ func (r *Replay) Step() (container.Command, error) {
 		r.sawStop = true // DEM_FileInfo may still follow
 	}
 	if r.Hooks.Command != nil {
-		r.Hooks.Command(&c)
+		r.Hooks.Command(&r.cmd)
 	}
-	return c, nil
+	return r.cmd, nil
 }
 
 func unwrapContainer(err error) error {
