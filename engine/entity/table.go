@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -108,8 +109,12 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 }
 
 // SetBaseline stores a class's instance baseline (copied), replacing the
-// cached decoded state.
+// cached decoded state. Snapshots and table updates resend baselines that
+// have not changed; those keep their copy and their decoded state.
 func (t *Table) SetBaseline(classID int32, data []byte) {
+	if old, ok := t.baselines[classID]; ok && bytes.Equal(old, data) {
+		return
+	}
 	t.baselines[classID] = append([]byte(nil), data...)
 	delete(t.baseState, classID)
 }
