@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -125,6 +126,37 @@ func check(path string, data []byte, diagnoseMisalignment bool) (CheckResult, *r
 	return res, r
 }
 
+// checkFiles checks the files on up to workers goroutines, each file's
+// result arriving on its own channel so that they print in argument order.
+// A panic in one file's decode becomes that file's error, never a crash.
+func checkFiles(paths []string, workers int) []chan CheckResult {
+	results := make([]chan CheckResult, len(paths))
+	slots := make(chan struct{}, max(workers, 1))
+	for i, path := range paths {
+		results[i] = make(chan CheckResult, 1)
+		go func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			results[i] <- checkFile(path)
+		}()
+	}
+	return results
+}
+
+func checkFile(path string) (res CheckResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = CheckResult{File: path, Error: fmt.Sprintf("internal error: %v", p)}
+		}
+	}()
+	data, err := readFile(path)
+	if err != nil {
+		return CheckResult{File: path, Error: err.Error()}
+	}
+	res, _ = Check(path, data)
+	return res
+}
+
 func checkCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -134,14 +166,9 @@ func checkCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			failed := false
-			for _, path := range args {
-				var res CheckResult
-				data, err := readFile(path)
-				if err != nil {
-					res = CheckResult{File: path, Error: err.Error()}
-				} else {
-					res, _ = Check(path, data)
-				}
+			results := checkFiles(args, runtime.GOMAXPROCS(0))
+			for i, path := range args {
+				res := <-results[i]
 				bad := res.Error != "" || res.Misaligned > 0
 				failed = failed || bad
 				if asJSON {

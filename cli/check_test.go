@@ -83,3 +83,35 @@ func TestCheckFailsOnGarbage(t *testing.T) {
 		t.Fatalf("stderr should be one clear line, got %q", errw.String())
 	}
 }
+
+// Several files decode in parallel but report in the order given, a file
+// that cannot be read among them included.
+func TestCheckSeveralFilesInOrder(t *testing.T) {
+	var paths []string
+	for _, g := range []string{"cs2", "dota2", "deadlock"} {
+		paths = append(paths, testreplays.Files(t, g)...)
+	}
+	paths = append(paths[:2], append([]string{"/nonexistent/file.dem"}, paths[2:]...)...)
+	var out, errw bytes.Buffer
+	cmd := Root(&out, &errw)
+	cmd.SetArgs(append([]string{"check", "--json"}, paths...))
+	if ee, ok := cmd.Execute().(*ExitError); !ok || ee.Code != 1 {
+		t.Fatalf("want exit 1 for the unreadable file, stderr %s", errw.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(paths) {
+		t.Fatalf("%d lines for %d files:\n%s", len(lines), len(paths), out.String())
+	}
+	for i, l := range lines {
+		var res CheckResult
+		if err := json.Unmarshal([]byte(l), &res); err != nil {
+			t.Fatalf("line %d not JSON: %v", i, err)
+		}
+		if res.File != paths[i] {
+			t.Fatalf("line %d is %s, want %s", i, res.File, paths[i])
+		}
+		if unreadable := paths[i] == "/nonexistent/file.dem"; unreadable != (res.Error != "") || (!unreadable && (res.Misaligned != 0 || res.Fields == 0)) {
+			t.Fatalf("%s: error %q, %d misaligned, %d fields", res.File, res.Error, res.Misaligned, res.Fields)
+		}
+	}
+}
