@@ -85,22 +85,26 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 	p.Idx[0] = -1
 	for {
 		start := r.Pos()
-		// The frequent ops (nine in ten) whose code and operands fit one
-		// bit window run here, inline; they change at most the last two
-		// indexes and leave the checks to the end of the loop. Everything
-		// else, and a window that would not fit, goes through readOp and
-		// apply.
-		op, n := Finish, uint(0)
-		w, ok := r.Window()
-		if ok {
-			e := lookup[w&(1<<lookupBits-1)]
-			op, n, ok = Op(e&0xff), uint(e>>8), e != 0
-			w >>= n
-			if p.Last+1 >= MaxDepth && op >= PushOneLeftDeltaZeroRightZero && op <= PushOneLeftDeltaNRightNonZeroPack8Bits {
-				ok = false // apply reports the depth error
-			}
+		// The op's code comes from the table when a bit window is at hand
+		// (everywhere but the data's last 8 bytes), and the frequent ops
+		// (nine in ten) then run here, reading their operands from the
+		// same window; they change at most the last two indexes and leave
+		// the checks to the end of the loop. Everything else goes through
+		// readOp and apply.
+		var op Op
+		w, inline := r.Window()
+		if e := lookup[w&(1<<lookupBits-1)]; inline && e != 0 {
+			op = Op(e & 0xff)
+			r.Skip(uint(e >> 8))
+			w >>= e >> 8
+		} else {
+			op, inline = readOp(r), false
 		}
-		if ok {
+		if inline && p.Last+1 >= MaxDepth && op >= PushOneLeftDeltaZeroRightZero && op <= PushOneLeftDeltaNRightNonZeroPack8Bits {
+			inline = false // apply reports the depth error
+		}
+		n := uint(0) // operand bits the inline ops take from w
+		if inline {
 			switch op {
 			case Finish:
 			case PlusOne:
@@ -161,21 +165,15 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 				p.Idx[0] += int32(w&63) + 1
 				n += 6
 			default:
-				ok = false
+				inline = false
 			}
 		}
-		if ok {
+		switch {
+		case inline:
 			r.Skip(n)
-		} else {
-			op = readOp(r)
-			switch op {
-			case Finish:
-			case PlusOne: // the most frequent op, near the end of the data
-				p.Idx[p.Last]++
-			default:
-				if msg := apply(r, &p, op); msg != "" {
-					return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
-				}
+		case op != Finish:
+			if msg := apply(r, &p, op); msg != "" {
+				return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 			}
 		}
 		if op == Finish {
