@@ -265,7 +265,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			}
 			e.Active = true
 			withFields = true
-			if m.HasPVSVisBits > 0 && readPVSBits(r)&1 != 0 {
+			if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
 				withFields = false
 				if eu != nil {
 					eu.Skipped = true
@@ -371,15 +371,6 @@ func readUpdateHeader(r *bitio.Reader) (delta, cmd uint32) {
 	cmd = uint32(w>>n) & 3
 	r.Skip(n + 2)
 	return delta, cmd
-}
-
-// readPVSBits reads the 2 visibility bits before an update's fields.
-func readPVSBits(r *bitio.Reader) uint32 {
-	if w, ok := r.Window(); ok {
-		r.Skip(2)
-		return uint32(w) & 3
-	}
-	return r.Bits(2)
 }
 
 // HasDeletionList reports whether a game's delta packet-entities messages
