@@ -148,14 +148,3 @@ func uvarintLong(b []byte) (uint64, int) {
 	}
 	return 0, codeTruncated
 }
-
-// NextVarint reads one varint of a packed repeated field at data[*off:],
-// advancing *off; ok is false at the end or on a truncated varint.
-func NextVarint(data []byte, off *int) (v uint64, ok bool) {
-	v, n := uvarint(data[*off:])
-	if n < 0 {
-		return 0, false
-	}
-	*off += n
-	return v, true
-}

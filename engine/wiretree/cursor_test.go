@@ -97,23 +97,3 @@ func TestCursorMatchesField(t *testing.T) {
 		}
 	})
 }
-
-func TestNextVarint(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		vs := rapid.SliceOfN(rapid.Uint64(), 0, 50).Draw(t, "values")
-		var b []byte
-		for _, v := range vs {
-			b = protowire.AppendVarint(b, v)
-		}
-		off := 0
-		for i, want := range vs {
-			v, ok := NextVarint(b, &off)
-			if !ok || v != want {
-				t.Fatalf("value %d: %d, %v; want %d", i, v, ok, want)
-			}
-		}
-		if _, ok := NextVarint(b, &off); ok {
-			t.Fatal("read past the last value")
-		}
-	})
-}
