@@ -241,40 +241,34 @@ func snapshotTableIs(d []byte, name string) bool {
 	return string(got) == name
 }
 
-// parseSnapshotTable walks one table of a snapshot, filling t when it is
-// not nil.
+// parseSnapshotTable walks one table of a snapshot, item framing included,
+// filling t when it is not nil (nothing is allocated when it is).
 func parseSnapshotTable(d []byte, t *SnapshotTable) error {
+	keep := t != nil
 	c := wiretree.NewCursor(d)
 	for c.Next() {
 		switch {
-		case t == nil:
-			if c.Num == 2 {
-				ic := wiretree.NewCursor(c.Data)
-				for ic.Next() {
-				}
-				if err := ic.Err(); err != nil {
-					return err
-				}
-			}
-		case c.Num == 1:
+		case keep && c.Num == 1:
 			t.Name = string(c.Data)
+		case keep && c.Num == 4:
+			t.Flags = int32(c.V)
 		case c.Num == 2:
 			var it SnapshotItem
 			ic := wiretree.NewCursor(c.Data)
 			for ic.Next() {
-				switch ic.Num {
-				case 1:
+				switch {
+				case keep && ic.Num == 1:
 					it.Key = string(ic.Data)
-				case 2:
+				case keep && ic.Num == 2:
 					it.Data = ic.Data
 				}
 			}
-			t.Items = append(t.Items, it)
+			if keep {
+				t.Items = append(t.Items, it)
+			}
 			if err := ic.Err(); err != nil {
 				return err
 			}
-		case c.Num == 4:
-			t.Flags = int32(c.V)
 		}
 	}
 	return c.Err()

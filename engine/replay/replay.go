@@ -100,7 +100,9 @@ type Replay struct {
 	inner   []messages.Inner
 	scratch []byte
 	pe      messages.PacketEntities
-	cmd     container.Command // the command being decoded: hooks and stop see it, valid until the next Step
+	// cmd is the command being decoded, the one hooks and stop see; it is
+	// valid until the next Step.
+	cmd container.Command
 }
 
 // Open checks the header and prepares to decode data.
@@ -124,9 +126,10 @@ func (r *Replay) NextTick() (int32, bool) {
 // Pos is the byte offset of the next command.
 func (r *Replay) Pos() int { return r.cr.Pos() }
 
-// Run decodes every command up to the end (or until stop returns true
-// after a command; its argument is valid until the next Step). Packet-entities misalignments are counted and decoding
-// goes on; any other error stops the run and is returned.
+// Run decodes every command up to the end, or until stop returns true after
+// a command (its argument is valid until the next Step). Packet-entities
+// misalignments are counted and decoding goes on; any other error stops the
+// run and is returned.
 func (r *Replay) Run(stop func(c *container.Command) bool) error {
 	start := time.Now()
 	defer func() { r.Stats.Elapsed += time.Since(start) }()
