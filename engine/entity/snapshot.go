@@ -36,6 +36,7 @@ func (t *Table) Snapshot() *Table {
 		e.owner = newOwner()
 		ce := *e
 		ce.owner = newOwner()
+		ce.memos = [2]updateMemo{} // their targets are the other table's nodes
 		c.Entities[i] = &ce
 	}
 	return c

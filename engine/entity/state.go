@@ -48,13 +48,6 @@ func (n *Node) slot(i int32) *decoder.Value {
 	return &n.Vals[i]
 }
 
-func (n *Node) set(i int32, v decoder.Value) {
-	if int(i) >= len(n.Vals) {
-		n.Vals = growVals(n.Vals, int(i)+1)
-	}
-	n.Vals[i] = v
-}
-
 // Get returns the value at slot i (KindNone when unset).
 func (n *Node) Get(i int) decoder.Value {
 	if n == nil || i >= len(n.Vals) {
@@ -123,6 +116,11 @@ type target struct {
 	dec  *decoder.Decoder
 	node *Node
 	slot int32
+	// bound is one more than the largest slot the schema lets any path
+	// write in node (MaxArrayLen for a variable array's elements): a node
+	// whose Vals have that capacity never moves them.
+	bound int32
+	dst   *decoder.Value // &node.Vals[slot], kept only by update memos
 }
 
 // PathError says a field path does not fit the serializer.
@@ -148,7 +146,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if i != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name)}
 			}
-			return target{dec: h.Dec, node: node, slot: idx}, nil
+			return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name)}
@@ -157,10 +155,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= h.Count {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count)}
 			}
-			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k}, nil
+			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k, bound: h.Count}, nil
 		case schema.FixedTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 			}
 			next := h.Sub
 			if h.Poly {
@@ -172,7 +170,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 			}
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name)}
@@ -181,10 +179,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= MaxArrayLen {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen)}
 			}
-			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k}, nil
+			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k, bound: MaxArrayLen}, nil
 		case schema.VariableTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {

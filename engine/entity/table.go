@@ -34,8 +34,10 @@ type Entity struct {
 	Serial uint32
 	Class  *Class
 	State  *Node
-	Active bool   // in the PVS (false after a leave)
-	owner  uint32 // copy-on-write token of this entity's state nodes
+	Active bool          // in the PVS (false after a leave)
+	owner  uint32        // copy-on-write token of this entity's state nodes
+	memos  [2]updateMemo // the last two distinct updates' paths, see memo.go
+	older  uint8         // the memo to replace next
 }
 
 // Stats counts the work done, for check and stats.
@@ -44,7 +46,7 @@ type Stats struct {
 	Updates           int64     // entity updates of any kind
 	Fields            int64     // field values read from entity data
 	BaselineFields    int64     // field values read from baselines
-	Calls             [32]int64 // decoder calls per family (entity data only)
+	Calls             [32]int64 // decoder calls per family (entity data and baselines)
 	FullFramesSkipped int64
 }
 
@@ -168,7 +170,7 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 		// part of the message, so it is off while one is decoded.
 		w := t.whatIf
 		t.whatIf = nil
-		nf, err := t.readFields(&r, c, n, 0, nil, 0)
+		nf, err := t.readFields(&r, c, n, 0, nil, 0, nil)
 		t.whatIf = w
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
@@ -299,14 +301,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		t.Stats.Updates++
 		res.Updates++
 		if withFields {
-			if e.State.owner != e.owner {
-				e.State = e.State.cowCopy(e.owner) // shared with a snapshot
-			}
 			update := -1 // index of this update's record
 			if rec != nil {
 				update = len(rec.Updates) - 1
 			}
-			nf, err := t.readFields(r, e.Class, e.State, e.owner, rec, update)
+			nf, err := t.entityFields(r, e, rec, update)
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
 			if err != nil {
@@ -451,14 +450,17 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 	return name, f, why
 }
 
-// readFields reads one update's field paths and then their values into state.
-func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32, rec *provenance.Message, update int) (int, error) {
+// readFields reads one update's field paths and then their values into
+// state. With memo non-nil it also fills the memo for the next update, when
+// the path section fits in one bit window.
+func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
 		t.ops = t.ops[:0]
 		ops = &t.ops
 	}
 	pathStart := r.Pos()
+	w, whole := r.Window()
 	paths, err := fieldpath.Read(r, t.paths[:0], ops)
 	t.paths = paths
 	if rec != nil {
@@ -471,13 +473,22 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 	if err != nil {
 		return 0, err
 	}
+	pathBits := r.Pos() - pathStart
+	if memo != nil {
+		memo.n = 0 // set again once every path has resolved and decoded
+		if whole && pathBits <= bitio.WindowBits {
+			memo.reset(w&(1<<pathBits-1), owner)
+		} else {
+			memo = nil
+		}
+	}
 	ser := c.Serializer
 	hot := ser.Hot()
 	for i := range paths {
 		p := &paths[i]
 		var tg target
 		if idx := p.Idx[0]; p.Last == 0 && int(idx) < len(hot) && hot[idx].Model == schema.Simple {
-			tg = target{dec: hot[idx].Dec, node: state, slot: idx} // a top-level field: half of all
+			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
 		} else {
 			var err error
 			if tg, err = resolve(ser, state, p, owner); err != nil {
@@ -492,9 +503,15 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			t.fieldCount++
 		}
 		dst := tg.node.slot(tg.slot)
+		if memo != nil {
+			if cap(tg.node.Vals) >= int(tg.bound) {
+				tg.dst = dst // the node's values can no longer move
+			}
+			memo.targets = append(memo.targets, tg)
+		}
+		t.Stats.Calls[tg.dec.Family]++
 		if rec == nil {
 			tg.dec.DecodeTo(r, dst)
-			t.Stats.Calls[tg.dec.Family]++
 		} else {
 			start, prev := r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
@@ -506,8 +523,16 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			rec.Updates[update].NumFields++
 		}
 		if r.Overflowed() {
-			return i, fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
+			return i, valueError(p, &tg, r)
 		}
 	}
+	if memo != nil {
+		memo.n = pathBits
+	}
 	return len(paths), nil
+}
+
+// valueError says which value ran past the end of the data.
+func valueError(p *fieldpath.Path, tg *target, r *bitio.Reader) error {
+	return fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
 }
