@@ -32,6 +32,13 @@ type updateMemo struct {
 	// inline holds the targets of most updates, so that a repeated update
 	// reads its targets from the entity it has just looked up.
 	inline [4]target
+	// What a recorded decode adds, kept when the memo was filled by one:
+	// each path, its op (Start counted from the path section) with the
+	// finish op last, and its name.
+	recorded bool
+	paths    []fieldpath.Path
+	ops      []fieldpath.OpRecord
+	names    []nameEntry
 }
 
 // matches reports whether the next bits repeat the memo's path section.
@@ -45,18 +52,22 @@ func (m *updateMemo) matches(r *bitio.Reader, owner uint32) bool {
 
 // entityFields reads an update's fields into an existing entity, through
 // one of its memos when the paths repeat; otherwise it reads them afresh
-// into the memo used less recently. Recording and what-ifs need every op
-// and path read afresh, so they bypass the memos.
+// into the memo used less recently. A recorded decode uses only memos
+// filled by one. What-ifs change decoders field by field, so they bypass
+// the memos.
 func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message, update int) (int, error) {
-	if rec == nil && t.whatIf == nil {
+	if t.whatIf == nil && !t.FreshPaths {
 		for k := range e.memos {
 			m := &e.memos[k]
-			if !m.matches(r, e.owner) {
+			if !m.matches(r, e.owner) || rec != nil && !m.recorded {
 				continue
 			}
 			e.older = uint8(1 - k)
 			// The memo's owner is the entity's, so its nodes are the
 			// entity's own: no copy-on-write check is due.
+			if rec != nil {
+				return t.replayRecorded(r, m, rec, update)
+			}
 			r.Skip(m.n)
 			for i := range m.targets {
 				tg := &m.targets[i]
@@ -76,12 +87,44 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 	if e.State.owner != e.owner {
 		e.State = e.State.cowCopy(e.owner) // shared with a snapshot
 	}
-	if rec != nil || t.whatIf != nil || e.Class.Serializer.HasPolymorphic() {
+	if t.whatIf != nil || t.FreshPaths || e.Class.Serializer.HasPolymorphic() {
 		return t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
 	}
 	k := e.older
 	e.older = 1 - k
-	return t.readFields(r, e.Class, e.State, e.owner, nil, 0, &e.memos[k])
+	return t.readFields(r, e.Class, e.State, e.owner, rec, update, &e.memos[k])
+}
+
+// replayRecorded is the memo's replay for a recorded decode: it records
+// what reading the paths afresh would have.
+func (t *Table) replayRecorded(r *bitio.Reader, m *updateMemo, rec *provenance.Message, update int) (int, error) {
+	pathStart := r.Pos()
+	r.Skip(m.n)
+	rec.Updates[update].PathBits = m.n
+	finish := m.ops[len(m.ops)-1]
+	finish.Start += pathStart
+	rec.Finishes = append(rec.Finishes, finish)
+	for i := range m.targets {
+		tg := &m.targets[i]
+		dst := tg.dst
+		if dst == nil {
+			dst = tg.node.slot(tg.slot)
+		}
+		start, prev := r.Pos(), *dst
+		tg.dec.DecodeTo(r, dst)
+		t.Stats.Calls[tg.dec.Family]++
+		op, name := m.ops[i], &m.names[i]
+		op.Start += pathStart
+		rec.Fields = append(rec.Fields, provenance.Field{
+			Update: update, Path: m.paths[i], Op: op, Name: name.name, Schema: name.field, Decoder: tg.dec, Why: name.why,
+			Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
+		})
+		rec.Updates[update].NumFields++
+		if r.Overflowed() {
+			return i, valueError(&m.paths[i], tg, r)
+		}
+	}
+	return len(m.targets), nil
 }
 
 // path decodes the memo's i-th path again, for an error message.
@@ -102,4 +145,5 @@ func (m *updateMemo) reset(bits uint64, owner uint32) {
 		m.targets = m.inline[:0]
 	}
 	m.targets = m.targets[:0]
+	m.recorded, m.paths, m.ops, m.names = false, m.paths[:0], m.ops[:0], m.names[:0]
 }

@@ -61,6 +61,11 @@ type Table struct {
 	// whether delta messages end with a deletion list.
 	Game game.Game
 
+	// FreshPaths makes every update read its field paths afresh instead
+	// of replaying repeated ones from the entity's memos (see memo.go);
+	// tests compare the two.
+	FreshPaths bool
+
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	fullFrames int
@@ -478,6 +483,14 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		memo.n = 0 // set again once every path has resolved and decoded
 		if whole && pathBits <= bitio.WindowBits {
 			memo.reset(w&(1<<pathBits-1), owner)
+			if rec != nil {
+				memo.recorded = true
+				memo.paths = append(memo.paths, paths...)
+				for _, op := range t.ops {
+					op.Start -= pathStart
+					memo.ops = append(memo.ops, op)
+				}
+			}
 		} else {
 			memo = nil
 		}
@@ -516,6 +529,9 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			start, prev := r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
 			name, f, why := t.fieldName(ser, state, p)
+			if memo != nil {
+				memo.names = append(memo.names, nameEntry{name, f, why})
+			}
 			rec.Fields = append(rec.Fields, provenance.Field{
 				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
 				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,

@@ -1,11 +1,14 @@
 package replay_test
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dembug/dembug/engine/container"
@@ -17,13 +20,15 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// TestRepeatedPathsDecodeAsFresh holds the entity update memo (paths that
-// repeat an entity's previous update are not decoded again) to the fresh
-// decode. Recording bypasses the memo, so every shared replay is decoded
-// both ways: each packet-entities message must read the same bits and
-// fields, the decoder calls must agree, and every entity must end with the
-// same state. A snapshot taken halfway must not change while the decode
-// goes on past it, as the memo holds state nodes the snapshot shares.
+// TestRepeatedPathsDecodeAsFresh holds the entity update memos (paths
+// that repeat a recent update of the entity are not decoded again) to the
+// fresh decode (Table.FreshPaths). Every shared replay is decoded fresh and
+// recording, through the memos recording, and through the memos plain for
+// three quarters of the replay, then recording. Each
+// packet-entities message must read the same bits and fields and record
+// the same provenance, the decoder calls must agree, and every entity must
+// end with the same state. A snapshot taken halfway must not change while
+// the decode goes on past it, as the memos hold state nodes it shares.
 func TestRepeatedPathsDecodeAsFresh(t *testing.T) {
 	dir := testreplays.Require(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.dem"))
@@ -37,21 +42,29 @@ func TestRepeatedPathsDecodeAsFresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fresh, freshResults, commands := decodeForMemo(t, data, true, -1)
-			memo, memoResults, _ := decodeForMemo(t, data, false, commands/2)
-			if len(memoResults) != len(freshResults) {
-				t.Fatalf("%d packet-entities messages with the memo, %d without", len(memoResults), len(freshResults))
-			}
-			for i := range freshResults {
-				if memoResults[i] != freshResults[i] {
-					t.Fatalf("message %d: %s with the memo, %s without", i, memoResults[i], freshResults[i])
+			fresh, freshResults, commands := decodeForMemo(t, data, true, true, -1, -1)
+			recorded, recordedResults, _ := decodeForMemo(t, data, false, true, -1, -1)
+			memo, memoResults, _ := decodeForMemo(t, data, false, false, commands/2, commands*3/4)
+			for _, run := range []struct {
+				name    string
+				results []string
+			}{{"recording through the memos", recordedResults}, {"through the memos", memoResults}} {
+				if len(run.results) != len(freshResults) {
+					t.Fatalf("%s: %d packet-entities messages, %d fresh", run.name, len(run.results), len(freshResults))
+				}
+				for i, want := range freshResults {
+					if !strings.HasPrefix(want, run.results[i]) { // the plain run records nothing
+						t.Fatalf("%s, message %d: %s; fresh: %s", run.name, i, run.results[i], want)
+					}
 				}
 			}
-			if memo.table.Stats.Calls != fresh.table.Stats.Calls {
-				t.Errorf("decoder calls differ: %v with the memo, %v without", memo.table.Stats.Calls, fresh.table.Stats.Calls)
-			}
-			if d := sameEntities(memo.table, fresh.table); d != "" {
-				t.Errorf("final state: %s", d)
+			for _, run := range []memoRun{recorded, memo} {
+				if run.table.Stats.Calls != fresh.table.Stats.Calls {
+					t.Errorf("decoder calls differ: %v through the memos, %v fresh", run.table.Stats.Calls, fresh.table.Stats.Calls)
+				}
+				if d := sameEntities(run.table, fresh.table); d != "" {
+					t.Errorf("final state: %s", d)
+				}
 			}
 			if d := sameEntities(memo.halfway, memo.frozen); d != "" {
 				t.Errorf("the halfway snapshot changed as the decode went on: %s", d)
@@ -66,29 +79,41 @@ type memoRun struct {
 	frozen  *entity.Table // deep copy of it, made at the time
 }
 
-// decodeForMemo decodes data whole, recording every message when record is
-// set, and snapshots the entities after snapAt commands (none if negative).
-// It returns one summary per packet-entities message and the command count.
-func decodeForMemo(t *testing.T, data []byte, record bool, snapAt int) (memoRun, []string, int) {
+// decodeForMemo decodes data whole, reading every update's paths afresh
+// when fresh is set and recording every message when record is set. After
+// snapAt commands (never if negative) it snapshots the entities, and after
+// recordAt it starts recording. It
+// returns one summary per packet-entities message (with every recorded
+// field) and the command count.
+func decodeForMemo(t *testing.T, data []byte, fresh, record bool, snapAt, recordAt int) (memoRun, []string, int) {
 	r, err := replay.Open(data)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.Entities.FreshPaths = fresh
 	var rec provenance.Message
 	if record {
 		r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 	}
 	var results []string
-	var run memoRun
-	r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
-		results = append(results, fmt.Sprintf("%d updates, %d fields, end bit %d, misaligned %v, error %v",
-			res.Updates, res.Fields, res.EndBit, res.Misaligned, res.Err))
+	r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, res entity.Result, m *provenance.Message) {
+		s := fmt.Sprintf("%d updates, %d fields, end bit %d, misaligned %v, error %v",
+			res.Updates, res.Fields, res.EndBit, res.Misaligned, res.Err)
+		if m != nil {
+			s += fmt.Sprintf("; record %016x", recordHash(m))
+		}
+		results = append(results, s)
 	}
+	var run memoRun
 	commands := 0
 	err = r.Run(func(*container.Command) bool {
 		if commands == snapAt {
 			run.halfway = r.Entities.Snapshot()
 			run.frozen = deepCopy(run.halfway)
+		}
+		if commands == recordAt {
+			// From here on record too, through memos filled unrecorded.
+			r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 		}
 		commands++
 		return false
@@ -168,4 +193,38 @@ func sameValue(a, b decoder.Value) bool {
 		}
 	}
 	return true
+}
+
+// recordHash digests everything a message's record holds but pointers.
+func recordHash(m *provenance.Message) uint64 {
+	h := fnv.New64a()
+	var b []byte
+	for _, u := range m.Updates {
+		b = fmt.Appendf(b[:0], "%d %d %d %s %d %d %d %d %d %d %d %v %s|", u.Index, u.Serial, u.ClassID, u.Op, u.Start, u.HeaderBits,
+			u.PathStart, u.PathBits, u.FirstField, u.NumFields, u.End, u.Skipped, u.Err)
+		h.Write(b)
+	}
+	for _, f := range m.Fields {
+		b = b[:0]
+		for _, i := range f.Path.Slice() {
+			b = binary.AppendVarint(b, int64(i))
+		}
+		for _, u := range []uint{uint(f.Update), uint(f.Op.Op), f.Op.Start, f.Op.Bits, f.Start, f.Bits, uint(f.Decoder.Family)} {
+			b = binary.AppendUvarint(b, uint64(u))
+		}
+		b = append(append(append(b, f.Name...), f.Why...), f.Schema.Name...)
+		for _, v := range []decoder.Value{f.Value, f.Prev} {
+			b = append(b, byte(v.Kind), v.N)
+			b = binary.LittleEndian.AppendUint64(b, v.U)
+			for _, x := range v.F {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			}
+		}
+		h.Write(b)
+	}
+	for _, o := range m.Finishes {
+		b = fmt.Appendf(b[:0], "%d %d %d|", o.Op, o.Start, o.Bits)
+		h.Write(b)
+	}
+	return h.Sum64()
 }
