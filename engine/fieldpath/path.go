@@ -173,6 +173,9 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 			r.Skip(n)
 		case op != Finish:
 			if msg := apply(r, &p, op); msg != "" {
+				if r.Overflowed() {
+					return paths, r.Err() // an op read from past the end is an over-read
+				}
 				return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 			}
 		}
