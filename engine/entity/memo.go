@@ -63,25 +63,7 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 				continue
 			}
 			e.older = uint8(1 - k)
-			// The memo's owner is the entity's, so its nodes are the
-			// entity's own: no copy-on-write check is due.
-			if rec != nil {
-				return t.replayRecorded(r, m, rec, update)
-			}
-			r.Skip(m.n)
-			for i := range m.targets {
-				tg := &m.targets[i]
-				dst := tg.dst
-				if dst == nil {
-					dst = tg.node.slot(tg.slot)
-				}
-				tg.dec.DecodeTo(r, dst)
-				t.Stats.Calls[tg.dec.Family]++
-				if r.Overflowed() {
-					return i, valueError(m.path(i), tg, r)
-				}
-			}
-			return len(m.targets), nil
+			return t.replayMemo(r, m, rec, update)
 		}
 	}
 	if e.State.owner != e.owner {
@@ -95,40 +77,50 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 	return t.readFields(r, e.Class, e.State, e.owner, rec, update, &e.memos[k])
 }
 
-// replayRecorded is the memo's replay for a recorded decode: it records
-// what reading the paths afresh would have.
-func (t *Table) replayRecorded(r *bitio.Reader, m *updateMemo, rec *provenance.Message, update int) (int, error) {
+// replayMemo reads an update whose paths repeat the memo's: it skips the
+// path section and reads each value straight into its target, recording,
+// when rec is non-nil, what reading the paths afresh would have. The
+// memo's owner is the entity's, so its nodes are the entity's own: no
+// copy-on-write check is due.
+func (t *Table) replayMemo(r *bitio.Reader, m *updateMemo, rec *provenance.Message, update int) (int, error) {
 	pathStart := r.Pos()
 	r.Skip(m.n)
-	rec.Updates[update].PathBits = m.n
-	finish := m.ops[len(m.ops)-1]
-	finish.Start += pathStart
-	rec.Finishes = append(rec.Finishes, finish)
+	if rec != nil {
+		rec.Updates[update].PathBits = m.n
+		finish := m.ops[len(m.ops)-1]
+		finish.Start += pathStart
+		rec.Finishes = append(rec.Finishes, finish)
+	}
 	for i := range m.targets {
 		tg := &m.targets[i]
-		dst := tg.dst
-		if dst == nil {
-			dst = tg.node.slot(tg.slot)
-		}
-		start, prev := r.Pos(), *dst
-		tg.dec.DecodeTo(r, dst)
+		dst := tg.value()
 		t.Stats.Calls[tg.dec.Family]++
-		op, name := m.ops[i], &m.names[i]
-		op.Start += pathStart
-		rec.Fields = append(rec.Fields, provenance.Field{
-			Update: update, Path: m.paths[i], Op: op, Name: name.name, Schema: name.field, Decoder: tg.dec, Why: name.why,
-			Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
-		})
-		rec.Updates[update].NumFields++
+		if rec == nil {
+			tg.dec.DecodeTo(r, dst)
+		} else {
+			start, prev := r.Pos(), *dst
+			tg.dec.DecodeTo(r, dst)
+			op, name := m.ops[i], &m.names[i]
+			op.Start += pathStart
+			rec.Fields = append(rec.Fields, provenance.Field{
+				Update: update, Path: m.paths[i], Op: op, Name: name.name, Schema: name.field, Decoder: tg.dec, Why: name.why,
+				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
+			})
+			rec.Updates[update].NumFields++
+		}
 		if r.Overflowed() {
-			return i, valueError(&m.paths[i], tg, r)
+			return i, valueError(m.path(i), tg, r)
 		}
 	}
 	return len(m.targets), nil
 }
 
-// path decodes the memo's i-th path again, for an error message.
+// path is the memo's i-th path, for an error message: kept by a recorded
+// memo, decoded again from the bits otherwise.
 func (m *updateMemo) path(i int) *fieldpath.Path {
+	if i < len(m.paths) {
+		return &m.paths[i]
+	}
 	var buf [8]byte
 	binary.LittleEndian.PutUint64(buf[:], m.bits)
 	paths, _ := fieldpath.Read(bitio.NewReader(buf[:]), nil, nil)

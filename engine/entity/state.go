@@ -123,6 +123,14 @@ type target struct {
 	dst   *decoder.Value // &node.Vals[slot], kept only by update memos
 }
 
+// value is where the target's value goes.
+func (tg *target) value() *decoder.Value {
+	if tg.dst != nil {
+		return tg.dst
+	}
+	return tg.node.slot(tg.slot)
+}
+
 // PathError says a field path does not fit the serializer.
 type PathError struct {
 	Path fieldpath.Path

@@ -170,7 +170,7 @@ func sameNode(a, b *entity.Node) string {
 		return fmt.Sprintf("%d values and %d children against %d and %d", len(a.Vals), len(a.Kids), len(b.Vals), len(b.Kids))
 	}
 	for i := range a.Vals {
-		if !sameValue(a.Vals[i], b.Vals[i]) {
+		if !a.Vals[i].Equal(b.Vals[i]) {
 			return fmt.Sprintf("slot %d: %v against %v", i, a.Vals[i], b.Vals[i])
 		}
 	}
@@ -180,19 +180,6 @@ func sameNode(a, b *entity.Node) string {
 		}
 	}
 	return ""
-}
-
-// sameValue compares bit for bit, so that equal NaNs are equal.
-func sameValue(a, b decoder.Value) bool {
-	if a.Kind != b.Kind || a.N != b.N || a.U != b.U {
-		return false
-	}
-	for i := range a.F {
-		if math.Float64bits(a.F[i]) != math.Float64bits(b.F[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // recordHash digests everything a message's record holds but pointers.
