@@ -182,3 +182,17 @@ func TestWindowOnlyAwayFromTheEnd(t *testing.T) {
 		t.Fatal("a window within the last 8 bytes")
 	}
 }
+
+func TestWindowAtMatchesWindow(t *testing.T) {
+	buf := []byte{0x81, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	r := NewReader(buf)
+	for pos := uint(0); pos < uint(len(buf))*8; pos++ {
+		r.Seek(pos)
+		want, wantOK := r.Window()
+		r.Seek(0)
+		got, ok := r.WindowAt(pos)
+		if got != want || ok != wantOK || r.Pos() != 0 {
+			t.Fatalf("WindowAt(%d) = %#x, %v (reader at %d); Window there: %#x, %v", pos, got, ok, r.Pos(), want, wantOK)
+		}
+	}
+}

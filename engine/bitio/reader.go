@@ -117,6 +117,15 @@ func (r *Reader) Window() (w uint64, ok bool) {
 	return 0, false
 }
 
+// WindowAt is Window at bit pos instead of the read position: the next
+// WindowBits bits from pos, or ok=false when pos is within the last 8 bytes.
+func (r *Reader) WindowAt(pos uint) (w uint64, ok bool) {
+	if i := pos >> 3; i+8 <= uint(len(r.buf)) {
+		return load64(r.buf, i) >> (pos & 7), true
+	}
+	return 0, false
+}
+
 // Bits reads n bits (0 ≤ n ≤ 32) as an unsigned number.
 //
 // Away from the last 8 bytes one load holds all n bits and the end cannot

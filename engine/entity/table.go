@@ -34,10 +34,11 @@ type Entity struct {
 	Serial uint32
 	Class  *Class
 	State  *Node
-	Active bool          // in the PVS (false after a leave)
-	owner  uint32        // copy-on-write token of this entity's state nodes
-	memos  [2]updateMemo // the last two distinct updates' paths, see memo.go
-	older  uint8         // the memo to replace next
+	Active bool     // in the PVS (false after a leave)
+	owner  uint32   // copy-on-write token of this entity's state nodes
+	missed bool     // an update has read its paths afresh (memo.go)
+	hot    hotMemo  // its last short update's paths (memo.go)
+	memos  *memoSet // its recent updates' paths (memo.go), nil until needed
 }
 
 // Stats counts the work done, for check and stats.
@@ -74,6 +75,8 @@ type Table struct {
 	fieldCount int     // fields read so far in the message (what-if only)
 	paths      []fieldpath.Path
 	ops        []fieldpath.OpRecord
+	fill       updateMemo // what readFields gathers for a memo (memo.go)
+	targetSlab []target   // where memo slots' target buffers are cut from
 	br         bitio.Reader
 }
 
@@ -310,7 +313,13 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			if rec != nil {
 				update = len(rec.Updates) - 1
 			}
-			nf, err := t.entityFields(r, e, rec, update)
+			var nf int
+			var err error
+			if cmd&2 != 0 { // a create's paths do not repeat: no memo
+				nf, err = t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
+			} else {
+				nf, err = t.entityFields(r, e, rec, update)
+			}
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
 			if err != nil {
@@ -456,8 +465,8 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 }
 
 // readFields reads one update's field paths and then their values into
-// state. With memo non-nil it also fills the memo for the next update, when
-// the path section fits in one bit window.
+// state. With memo non-nil it also gathers there what a memo of the update
+// keeps (memo.n is set once every value has been read).
 func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
@@ -465,7 +474,6 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		ops = &t.ops
 	}
 	pathStart := r.Pos()
-	w, whole := r.Window()
 	paths, err := fieldpath.Read(r, t.paths[:0], ops)
 	t.paths = paths
 	if rec != nil {
@@ -480,19 +488,14 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 	}
 	pathBits := r.Pos() - pathStart
 	if memo != nil {
-		memo.n = 0 // set again once every path has resolved and decoded
-		if whole && pathBits <= bitio.WindowBits {
-			memo.reset(w&(1<<pathBits-1), owner)
-			if rec != nil {
-				memo.recorded = true
-				memo.paths = append(memo.paths, paths...)
-				for _, op := range t.ops {
-					op.Start -= pathStart
-					memo.ops = append(memo.ops, op)
-				}
+		memo.reset(rec != nil)
+		if rec != nil {
+			mr := memo.rec
+			mr.paths = append(mr.paths, paths...)
+			for _, op := range t.ops {
+				op.Start -= pathStart
+				mr.ops = append(mr.ops, op)
 			}
-		} else {
-			memo = nil
 		}
 	}
 	ser := c.Serializer
@@ -519,6 +522,8 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		if memo != nil {
 			if cap(tg.node.Vals) >= int(tg.bound) {
 				tg.dst = dst // the node's values can no longer move
+			} else {
+				memo.pinned = false
 			}
 			memo.targets = append(memo.targets, tg)
 		}
@@ -530,7 +535,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			tg.dec.DecodeTo(r, dst)
 			name, f, why := t.fieldName(ser, state, p)
 			if memo != nil {
-				memo.names = append(memo.names, nameEntry{name, f, why})
+				memo.rec.names = append(memo.rec.names, nameEntry{name, f, why})
 			}
 			rec.Fields = append(rec.Fields, provenance.Field{
 				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
@@ -539,7 +544,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			rec.Updates[update].NumFields++
 		}
 		if r.Overflowed() {
-			return i, valueError(p, &tg, r)
+			return i, valueError(p, tg.dec, r)
 		}
 	}
 	if memo != nil {
@@ -549,6 +554,6 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 }
 
 // valueError says which value ran past the end of the data.
-func valueError(p *fieldpath.Path, tg *target, r *bitio.Reader) error {
-	return fmt.Errorf("value of path %s (%s): %w", p, tg.dec.Family, r.Err())
+func valueError(p *fieldpath.Path, dec *decoder.Decoder, r *bitio.Reader) error {
+	return fmt.Errorf("value of path %s (%s): %w", p, dec.Family, r.Err())
 }
