@@ -11,8 +11,9 @@ import (
 // the entity's recent updates (a hero sends its cell, offset and
 // simulation time tick after tick), so an update whose path section repeats
 // a remembered one bit for bit skips decoding and resolving its paths and
-// only reads its values into the slots remembered for them. In the Dota 2
-// replay nine in ten updates' fields are read this way.
+// only reads its values into the slots remembered for them. Of the Dota 2
+// replay's in-game fields, 59% are read through hot memos and 29% through
+// memo slots; the rest are new to their entity.
 //
 // Equal bits mean equal paths: the path ops are a prefix code and every
 // update's paths start afresh. The resolved targets stay valid while the
