@@ -125,7 +125,7 @@ func (s *memoSet) find(r *bitio.Reader, record bool) (hit, stale int) {
 	for j := range memoSlots {
 		i := (int(s.last) + j) % memoSlots
 		k := &s.keys[i]
-		if k.n == 0 || w&(1<<min(k.n, bitio.WindowBits)-1) != k.first {
+		if k.n == 0 || lowBits(w, uint(k.n)) != k.first {
 			continue
 		}
 		if k.n > bitio.WindowBits && !s.memos[i].restMatches(r, uint(k.n)) {
@@ -149,7 +149,7 @@ func (m *updateMemo) restMatches(r *bitio.Reader, n uint) bool {
 	for j, want := range m.rest {
 		at := pos + uint(j+1)*bitio.WindowBits
 		w, ok := r.WindowAt(at)
-		if !ok || w&(1<<min(pos+n-at, bitio.WindowBits)-1) != want {
+		if !ok || lowBits(w, pos+n-at) != want {
 			return false
 		}
 	}
@@ -180,7 +180,7 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 	stale := -1
 	if memos {
 		if h := &e.hot; rec == nil && h.n != 0 {
-			if w, ok := r.Window(); ok && w&(1<<h.n-1) == h.first {
+			if w, ok := r.Window(); ok && lowBits(w, uint(h.n)) == h.first {
 				return t.replayHot(r, e)
 			}
 		}
@@ -191,7 +191,7 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 			}
 			var hit int
 			if hit, stale = s.find(r, rec != nil); hit >= 0 {
-				e.promote(s, hit)
+				e.hot.take(s.keys[hit].first, uint(s.keys[hit].n), &s.memos[hit])
 				return t.replayMemo(r, s, hit, rec, update)
 			}
 		}
@@ -220,16 +220,10 @@ func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, 
 	if _, end := r.WindowAt(pathStart + f.n - 1); !ok || !end || f.n > maxMemoWindows*bitio.WindowBits {
 		return // too near the end of the data to compare, or too long
 	}
-	first &= 1<<min(f.n, bitio.WindowBits) - 1
+	first = lowBits(first, f.n)
 	missed := e.missed
 	e.missed = true
-	if f.n <= bitio.WindowBits && f.pinned && len(f.targets) <= hotFields {
-		h := &e.hot
-		h.first, h.n, h.count = first, uint8(f.n), uint8(len(f.targets))
-		for i := range f.targets {
-			h.fields[i] = hotField{f.targets[i].dec, f.targets[i].dst}
-		}
-	}
+	e.hot.take(first, f.n, f)
 	s := e.memos
 	if s == nil {
 		if !missed && !record {
@@ -245,7 +239,7 @@ func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, 
 	f.rest = f.rest[:0]
 	for at := pathStart + bitio.WindowBits; at < pathStart+f.n; at += bitio.WindowBits {
 		w, _ := r.WindowAt(at)
-		f.rest = append(f.rest, w&(1<<min(pathStart+f.n-at, bitio.WindowBits)-1))
+		f.rest = append(f.rest, lowBits(w, pathStart+f.n-at))
 	}
 	s.clock++
 	s.keys[slot] = memoKey{first: first, n: uint32(f.n), used: s.clock}
@@ -268,18 +262,20 @@ func (t *Table) carveTargets() []target {
 	return t.targetSlab[n : n : n+piece]
 }
 
-// promote makes a memo slot the entity's hot memo when it can be one.
-func (e *Entity) promote(s *memoSet, slot int) {
-	k, m := &s.keys[slot], &s.memos[slot]
-	if k.n > bitio.WindowBits || len(m.targets) > hotFields || !m.pinned {
+// take makes the memo m of an n-bit section starting with first the hot
+// memo, when it can be one.
+func (h *hotMemo) take(first uint64, n uint, m *updateMemo) {
+	if n > bitio.WindowBits || len(m.targets) > hotFields || !m.pinned {
 		return
 	}
-	h := &e.hot
-	h.first, h.n, h.count = k.first, uint8(k.n), uint8(len(m.targets))
+	h.first, h.n, h.count = first, uint8(n), uint8(len(m.targets))
 	for i := range m.targets {
 		h.fields[i] = hotField{m.targets[i].dec, m.targets[i].dst}
 	}
 }
+
+// lowBits is the first n bits of a window (all of it when n is larger).
+func lowBits(w uint64, n uint) uint64 { return w & (1<<min(n, bitio.WindowBits) - 1) }
 
 // replayHot reads an update whose paths repeat the entity's hot memo.
 func (t *Table) replayHot(r *bitio.Reader, e *Entity) (int, error) {
@@ -318,6 +314,7 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 		if rec == nil {
 			tg.dec.DecodeTo(r, dst)
 		} else {
+			// As readFields records a field, with what the memo kept.
 			start, prev := r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
 			op, name := m.rec.ops[i], &m.rec.names[i]
