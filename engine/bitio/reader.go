@@ -117,13 +117,16 @@ func (r *Reader) Window() (w uint64, ok bool) {
 	return 0, false
 }
 
-// WindowAt is Window at bit pos instead of the read position: the next
-// WindowBits bits from pos, or ok=false when pos is within the last 8 bytes.
-func (r *Reader) WindowAt(pos uint) (w uint64, ok bool) {
+// WindowAt returns the bits from pos on, lowest first, at least
+// WindowBits of them, without moving the read position. Unlike Window it
+// works anywhere: bits past the end read as zero. It is for comparing bits
+// with remembered ones (callers check that what they compare lies within
+// the data), never for consuming them.
+func (r *Reader) WindowAt(pos uint) uint64 {
 	if i := pos >> 3; i+8 <= uint(len(r.buf)) {
-		return load64(r.buf, i) >> (pos & 7), true
+		return load64(r.buf, i) >> (pos & 7)
 	}
-	return 0, false
+	return r.peek64(pos>>3) >> (pos & 7)
 }
 
 // Bits reads n bits (0 ≤ n ≤ 32) as an unsigned number.

@@ -25,11 +25,16 @@ import (
 // without changing its paths, so classes that reach one keep no memos.
 //
 // An entity keeps two kinds: a hot memo inside the Entity, the last short
-// update it read (most updates repeat the previous one, and then nothing is
-// read but the entity, the data and the slots written), and, from its
-// second path section on, a memoSet of the last eight sections of any
-// length. A recorded decode uses only the memoSet, whose slots keep what
-// recording needs.
+// update it read (most updates repeat the previous one; Apply reads those
+// itself, and nothing is read but the entity, the data and the slots
+// written), and, from its second path section on, a memoSet of the last
+// eight sections of any length. A recorded decode uses only the memoSet,
+// whose slots keep what recording needs.
+//
+// Sections are compared up to the data's last bit (bitio.Reader.WindowAt
+// reads zeros past it, and a section must end inside the data): the last
+// update of a message, often the same entity's tick after tick, repeats
+// too.
 
 // memoSlots is how many path sections a memoSet remembers: entities cycle
 // through a few (a hero's position, its mana, its cooldowns).
@@ -117,15 +122,12 @@ func (s *memoSet) clear(owner uint32) {
 // A recorded decode uses only slots filled by one; stale is a slot that
 // repeats the bits but was filled unrecorded, to be filled again.
 func (s *memoSet) find(r *bitio.Reader, record bool) (hit, stale int) {
-	w, ok := r.Window()
-	if !ok {
-		return -1, -1
-	}
+	w, rem := r.WindowAt(r.Pos()), r.Remaining()
 	stale = -1
 	for j := range memoSlots {
 		i := (int(s.last) + j) % memoSlots
 		k := &s.keys[i]
-		if k.n == 0 || lowBits(w, uint(k.n)) != k.first {
+		if k.n == 0 || lowBits(w, uint(k.n)) != k.first || uint(k.n) > rem {
 			continue
 		}
 		if k.n > bitio.WindowBits && !s.memos[i].restMatches(r, uint(k.n)) {
@@ -148,8 +150,7 @@ func (m *updateMemo) restMatches(r *bitio.Reader, n uint) bool {
 	pos := r.Pos()
 	for j, want := range m.rest {
 		at := pos + uint(j+1)*bitio.WindowBits
-		w, ok := r.WindowAt(at)
-		if !ok || lowBits(w, pos+n-at) != want {
+		if lowBits(r.WindowAt(at), pos+n-at) != want {
 			return false
 		}
 	}
@@ -179,11 +180,6 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 	memos := t.whatIf == nil && !t.FreshPaths
 	stale := -1
 	if memos {
-		if h := &e.hot; rec == nil && h.n != 0 {
-			if w, ok := r.Window(); ok && lowBits(w, uint(h.n)) == h.first {
-				return t.replayHot(r, e)
-			}
-		}
 		if s := e.memos; s != nil {
 			if s.owner != e.owner {
 				s.clear(e.owner)
@@ -216,11 +212,10 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 // when recording. An entity's first section often stays its only one.
 func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, record bool) {
 	f := &t.fill
-	first, ok := r.WindowAt(pathStart)
-	if _, end := r.WindowAt(pathStart + f.n - 1); !ok || !end || f.n > maxMemoWindows*bitio.WindowBits {
-		return // too near the end of the data to compare, or too long
+	if f.n > maxMemoWindows*bitio.WindowBits {
+		return // too long to be worth comparing
 	}
-	first = lowBits(first, f.n)
+	first := lowBits(r.WindowAt(pathStart), f.n)
 	missed := e.missed
 	e.missed = true
 	e.hot.take(first, f.n, f)
@@ -238,8 +233,7 @@ func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, 
 	}
 	f.rest = f.rest[:0]
 	for at := pathStart + bitio.WindowBits; at < pathStart+f.n; at += bitio.WindowBits {
-		w, _ := r.WindowAt(at)
-		f.rest = append(f.rest, lowBits(w, pathStart+f.n-at))
+		f.rest = append(f.rest, lowBits(r.WindowAt(at), pathStart+f.n-at))
 	}
 	s.clock++
 	s.keys[slot] = memoKey{first: first, n: uint32(f.n), used: s.clock}
@@ -277,19 +271,15 @@ func (h *hotMemo) take(first uint64, n uint, m *updateMemo) {
 // lowBits is the first n bits of a window (all of it when n is larger).
 func lowBits(w uint64, n uint) uint64 { return w & (1<<min(n, bitio.WindowBits) - 1) }
 
-// replayHot reads an update whose paths repeat the entity's hot memo.
-func (t *Table) replayHot(r *bitio.Reader, e *Entity) (int, error) {
-	h := &e.hot
-	r.Skip(uint(h.n))
-	for i := range h.fields[:h.count] {
-		f := &h.fields[i]
-		t.Stats.Calls[f.dec.Family]++
-		f.dec.DecodeTo(r, f.dst)
-		if r.Overflowed() {
-			return i, valueError(sectionPath(h.first, uint(h.n), nil, i), f.dec, r)
-		}
+// hotEntity is the entity at idx when it has a hot memo, else nil.
+func (t *Table) hotEntity(idx int32) *Entity {
+	if uint32(idx) >= MaxEntities {
+		return nil
 	}
-	return int(h.count), nil
+	if e := t.Entities[idx]; e != nil && e.hot.n != 0 {
+		return e
+	}
+	return nil
 }
 
 // replayMemo reads an update whose paths repeat the memo in slot: it skips

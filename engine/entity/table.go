@@ -228,8 +228,52 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		return res
 	}
+	// An update whose paths repeat its entity's hot memo (memo.go), most
+	// updates, is read right here: the general path's calls and checks
+	// cost more than reading its values.
+	fast := rec == nil && t.whatIf == nil && !t.FreshPaths
+	pvsBits := uint(0)
+	if m.HasPVSVisBits > 0 {
+		pvsBits = 2
+	}
 	for u := 0; u < int(m.UpdatedEntries); u++ {
 		start := r.Pos()
+		if fast {
+			// The header of an update (command 0) of an entity left in the
+			// PVS, its section equal to the hot memo's and within the data.
+			w := r.WindowAt(start)
+			delta, n := bitio.UBitVarOf(w)
+			idx := index + int32(delta) + 1
+			cmd, pvs := w>>n&3, w>>(n+2)&1
+			n += 2 + pvsBits
+			if e := t.hotEntity(idx); cmd == 0 && (pvsBits == 0 || pvs == 0) && e != nil {
+				h := &e.hot
+				section := w >> n
+				if n+uint(h.n) > bitio.WindowBits {
+					section = r.WindowAt(start + n)
+				}
+				if lowBits(section, uint(h.n)) == h.first && n+uint(h.n) <= r.Remaining() {
+					index = idx
+					e.Active = true
+					r.Skip(n + uint(h.n))
+					t.Stats.Updates++
+					res.Updates++
+					for i := range h.fields[:h.count] {
+						f := &h.fields[i]
+						t.Stats.Calls[f.dec.Family]++
+						f.dec.DecodeTo(r, f.dst)
+						if r.Overflowed() {
+							res.Fields += i
+							t.Stats.Fields += int64(i)
+							return fail(u, e, index, r.Pos(), valueError(sectionPath(h.first, uint(h.n), nil, i), f.dec, r))
+						}
+					}
+					res.Fields += int(h.count)
+					t.Stats.Fields += int64(h.count)
+					continue
+				}
+			}
+		}
 		delta, cmd := readUpdateHeader(r)
 		index += int32(delta) + 1
 		if r.Overflowed() {

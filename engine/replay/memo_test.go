@@ -215,3 +215,50 @@ func recordHash(m *provenance.Message) uint64 {
 	}
 	return h.Sum64()
 }
+
+// TestTruncatedDataDecodesAsFresh feeds the Dota 2 replay's in-game
+// packet-entities messages, each cut short by 1 to 16 bytes before it is
+// fed whole, to a table reading through its memos and one reading every
+// path afresh. Memo sections are compared up to the data's last bit, so
+// the cut messages end inside remembered sections and values: both tables
+// must report the same updates, fields, end bit and error for each, and
+// end with the same state.
+func TestTruncatedDataDecodesAsFresh(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	r := signonEnd(t, data)
+	var msgs []messages.PacketEntities
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		c := *m
+		c.EntityData = append([]byte(nil), m.EntityData...)
+		msgs = append(msgs, c)
+	}
+	if err := r.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	memo, fresh := signonEnd(t, data).Entities, signonEnd(t, data).Entities
+	fresh.FreshPaths = true
+	apply := func(i, cut int) {
+		m := msgs[i]
+		m.EntityData = m.EntityData[:len(m.EntityData)-cut]
+		a, b := memo.Apply(&m, nil), fresh.Apply(&m, nil)
+		got := fmt.Sprintf("%d updates, %d fields, end bit %d, error %v", a.Updates, a.Fields, a.EndBit, a.Err)
+		want := fmt.Sprintf("%d updates, %d fields, end bit %d, error %v", b.Updates, b.Fields, b.EndBit, b.Err)
+		if got != want {
+			t.Fatalf("message %d cut by %d bytes: %s through the memos; fresh: %s", i, cut, got, want)
+		}
+	}
+	cuts := 0
+	for i := range msgs {
+		for cut := 1; cut <= 16 && cut < len(msgs[i].EntityData); cut++ {
+			apply(i, cut)
+			cuts++
+		}
+		apply(i, 0)
+	}
+	if d := sameEntities(memo, fresh); d != "" {
+		t.Fatalf("final state: %s", d)
+	}
+	if cuts < 5000 {
+		t.Fatalf("only %d cut messages", cuts)
+	}
+}

@@ -1,0 +1,5 @@
+package replay_test
+
+var zzNoGC bool
+
+func setAlt(b bool) {}
