@@ -23,6 +23,9 @@ func readGeneral(r *bitio.Reader) ([]Path, error) {
 			return paths, r.Err()
 		}
 		if msg := apply(r, &p, op); msg != "" {
+			if r.Overflowed() {
+				return paths, r.Err() // as Read: an op read from past the end is an over-read
+			}
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 		}
 		if r.Overflowed() {
