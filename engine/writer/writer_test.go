@@ -326,8 +326,10 @@ func script(t *rapid.T, w *Entities, frames int, emit func(fr *Frame, tick int) 
 				err = fr.Update(idx, ch)
 				last[idx] = ch
 			}
-			if op == 1 || op == 2 || op == 3 {
-				delete(last, idx) // a new entity, or updates of it may not carry fields
+			if en == nil || op >= 1 && op <= 4 {
+				// A new entity (perhaps of another class), or one whose
+				// next updates may not carry fields.
+				delete(last, idx)
 			}
 			if err != nil {
 				t.Fatalf("tick %d entity %d: %v", tick, idx, err)
