@@ -305,14 +305,13 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 			tg.dec.DecodeTo(r, dst)
 		} else {
 			// As readFields records a field, with what the memo kept.
-			start, prev := r.Pos(), *dst
+			f, name := rec.NextField(), &m.rec.names[i]
+			f.Update, f.Path, f.Op = update, m.rec.paths[i], m.rec.ops[i]
+			f.Op.Start += pathStart
+			f.Name, f.Schema, f.Decoder, f.Why = name.name, name.field, tg.dec, name.why
+			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			op, name := m.rec.ops[i], &m.rec.names[i]
-			op.Start += pathStart
-			rec.Fields = append(rec.Fields, provenance.Field{
-				Update: update, Path: m.rec.paths[i], Op: op, Name: name.name, Schema: name.field, Decoder: tg.dec, Why: name.why,
-				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
-			})
+			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
 			rec.Updates[update].NumFields++
 		}
 		if r.Overflowed() {

@@ -575,16 +575,16 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		if rec == nil {
 			tg.dec.DecodeTo(r, dst)
 		} else {
-			start, prev := r.Pos(), *dst
+			f := rec.NextField() // every member set: see NextField
+			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			name, f, why := t.fieldName(ser, state, p)
+			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
+			name, field, why := t.fieldName(ser, state, p)
 			if memo != nil {
-				memo.rec.names = append(memo.rec.names, nameEntry{name, f, why})
+				memo.rec.names = append(memo.rec.names, nameEntry{name, field, why})
 			}
-			rec.Fields = append(rec.Fields, provenance.Field{
-				Update: update, Path: *p, Op: t.ops[i], Name: name, Schema: f, Decoder: tg.dec, Why: why,
-				Start: start, Bits: r.Pos() - start, Value: *dst, Prev: prev,
-			})
+			f.Update, f.Path, f.Op = update, *p, t.ops[i]
+			f.Name, f.Schema, f.Decoder, f.Why = name, field, tg.dec, why
 			rec.Updates[update].NumFields++
 		}
 		if r.Overflowed() {

@@ -14,9 +14,11 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -200,6 +202,7 @@ func recordHash(m *provenance.Message) uint64 {
 			b = binary.AppendUvarint(b, uint64(u))
 		}
 		b = append(append(append(b, f.Name...), f.Why...), f.Schema.Name...)
+		b = binary.AppendUvarint(b, uint64(len(f.Anomalies)))
 		for _, v := range []decoder.Value{f.Value, f.Prev} {
 			b = append(b, byte(v.Kind), v.N)
 			b = binary.LittleEndian.AppendUint64(b, v.U)
@@ -260,5 +263,54 @@ func TestTruncatedDataDecodesAsFresh(t *testing.T) {
 	}
 	if cuts < 5000 {
 		t.Fatalf("only %d cut messages", cuts)
+	}
+}
+
+// TestRecordingSetsEveryMember records the Dota 2 replay into a buffer
+// whose every field is filled with garbage before each message, and
+// against a new buffer each message: recording fills fields in place
+// (provenance.Message.NextField), so a member it forgot to set would keep
+// the garbage.
+func TestRecordingSetsEveryMember(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	garbage := provenance.Field{
+		Update: -7, Path: fieldpath.Path{Idx: [fieldpath.MaxDepth]int32{9, 9, 9}, Last: 2},
+		Op: fieldpath.OpRecord{Op: fieldpath.PlusN, Start: 1 << 40, Bits: 99}, Name: "garbage",
+		Schema: &schema.Field{Name: "garbage"}, Decoder: &decoder.Decoder{Family: decoder.FamBinaryBlock}, Why: "garbage",
+		Start: 1 << 41, Bits: 77, Value: decoder.String("garbage"), Prev: decoder.Vector(1, 2, 3), Anomalies: []string{"garbage"},
+	}
+	run := func(dirty bool) []uint64 {
+		r, err := replay.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reused := provenance.Message{Fields: make([]provenance.Field, 0, 1<<14)}
+		r.Hooks.Record = func(replay.Location) *provenance.Message {
+			if !dirty {
+				return &provenance.Message{}
+			}
+			reused.Fields = reused.Fields[:cap(reused.Fields)]
+			for i := range reused.Fields {
+				reused.Fields[i] = garbage
+			}
+			return &reused
+		}
+		var hashes []uint64
+		r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
+			hashes = append(hashes, recordHash(m))
+		}
+		if err := r.Run(nil); err != nil {
+			t.Fatal(err)
+		}
+		return hashes
+	}
+	clean, dirty := run(false), run(true)
+	if len(clean) != len(dirty) || len(clean) == 0 {
+		t.Fatalf("%d messages recorded into new buffers, %d into the reused one", len(clean), len(dirty))
+	}
+	for i := range clean {
+		if clean[i] != dirty[i] {
+			t.Fatalf("message %d: the reused buffer's record differs", i)
+		}
 	}
 }

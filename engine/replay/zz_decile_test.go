@@ -149,6 +149,63 @@ func TestZZAB(t *testing.T) {
 	fmt.Printf("B/A per-pair ratio median %.3f  p25 %.3f p75 %.3f\n", ratios[len(ratios)/2], ratios[len(ratios)/4], ratios[len(ratios)*3/4])
 }
 
+func TestZZABRec(t *testing.T) {
+	game := os.Getenv("ZZGAME")
+	if game == "" {
+		t.Skip()
+	}
+	_, data := testreplays.Read(t, game)
+	r := signonEnd(t, data)
+	var msgs []messages.PacketEntities
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		c := *m
+		c.EntityData = append([]byte(nil), m.EntityData...)
+		msgs = append(msgs, c)
+	}
+	r.Run(nil)
+	base := signonEnd(t, data).Entities
+	var times [2][]float64
+	fieldsN := 0
+	for it := 0; it < 1000; it++ {
+		v := it & 1
+		if it%4 >= 2 {
+			v ^= 1
+		}
+		setAlt(v == 1)
+		tb := base.Snapshot()
+		tb.Own()
+		if !zzNoGC {
+			runtime.GC()
+		}
+		st := time.Now()
+		nf := 0
+		for i := range msgs {
+			res := tb.Apply(&msgs[i], &zzRec)
+			nf += res.Fields
+			if res.Misaligned {
+				t.Fatal(res.Err)
+			}
+		}
+		times[v] = append(times[v], float64(time.Since(st).Nanoseconds()))
+		fieldsN = nf
+	}
+	setAlt(false)
+	var ratios []float64
+	for i := range times[0] {
+		ratios = append(ratios, times[1][i]/times[0][i])
+	}
+	sort.Float64s(ratios)
+	for v := range times {
+		sort.Float64s(times[v])
+		n := len(times[v])
+		fmt.Printf("variant %d: median %.0f ns (%.1f M fields/s)  p10 %.0f  p90 %.0f\n", v, times[v][n/2], float64(fieldsN)/times[v][n/2]*1e3, times[v][n/10], times[v][n*9/10])
+	}
+	fmt.Printf("B/A per-pair ratio median %.3f  p25 %.3f p75 %.3f\n", ratios[len(ratios)/2], ratios[len(ratios)/4], ratios[len(ratios)*3/4])
+}
+
+
+var zzRec provenance.Message
+
 // TestZZMed prints the median time of ZZN iterations (default 400).
 func TestZZMed(t *testing.T) {
 	game := os.Getenv("ZZGAME")
@@ -206,3 +263,29 @@ func TestZZProf(t *testing.T) {
 	}
 }
 
+
+func TestZZProfRec(t *testing.T) {
+	game := os.Getenv("ZZGAME")
+	if game == "" {
+		t.Skip()
+	}
+	_, data := testreplays.Read(t, game)
+	r := signonEnd(t, data)
+	var msgs []messages.PacketEntities
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		c := *m
+		c.EntityData = append([]byte(nil), m.EntityData...)
+		msgs = append(msgs, c)
+	}
+	r.Run(nil)
+	base := signonEnd(t, data).Entities
+	var rec provenance.Message
+	for it := 0; it < 3000; it++ {
+		tb := base.Snapshot()
+		tb.Own()
+		runtime.GC()
+		for i := range msgs {
+			tb.Apply(&msgs[i], &rec)
+		}
+	}
+}
