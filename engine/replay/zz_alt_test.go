@@ -1,5 +1,0 @@
-package replay_test
-
-var zzNoGC bool
-
-func setAlt(b bool) {}
