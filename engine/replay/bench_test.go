@@ -34,6 +34,22 @@ func signonEnd(tb testing.TB, data []byte) *replay.Replay {
 	return r
 }
 
+// inGameEntities returns copies of the packet-entities messages after the
+// signon, in order.
+func inGameEntities(tb testing.TB, data []byte) []messages.PacketEntities {
+	r := signonEnd(tb, data)
+	var msgs []messages.PacketEntities
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		c := *m
+		c.EntityData = append([]byte(nil), m.EntityData...)
+		msgs = append(msgs, c)
+	}
+	if err := r.Run(nil); err != nil {
+		tb.Fatal(err)
+	}
+	return msgs
+}
+
 func reportFields(b *testing.B, fields int64) {
 	b.ReportMetric(float64(fields)/b.Elapsed().Seconds(), "fields/s")
 }
@@ -117,16 +133,7 @@ func BenchmarkEntityFieldsGames(b *testing.B) {
 
 func benchEntityFields(b *testing.B, game string) {
 	_, data := testreplays.Read(b, game)
-	r := signonEnd(b, data)
-	var msgs []messages.PacketEntities
-	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
-		c := *m
-		c.EntityData = append([]byte(nil), m.EntityData...)
-		msgs = append(msgs, c)
-	}
-	if err := r.Run(nil); err != nil {
-		b.Fatal(err)
-	}
+	msgs := inGameEntities(b, data)
 	var bytes int64
 	for _, m := range msgs {
 		bytes += int64(len(m.EntityData))

@@ -228,16 +228,7 @@ func recordHash(m *provenance.Message) uint64 {
 // end with the same state.
 func TestTruncatedDataDecodesAsFresh(t *testing.T) {
 	_, data := testreplays.Read(t, "dota2")
-	r := signonEnd(t, data)
-	var msgs []messages.PacketEntities
-	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
-		c := *m
-		c.EntityData = append([]byte(nil), m.EntityData...)
-		msgs = append(msgs, c)
-	}
-	if err := r.Run(nil); err != nil {
-		t.Fatal(err)
-	}
+	msgs := inGameEntities(t, data)
 	memo, fresh := signonEnd(t, data).Entities, signonEnd(t, data).Entities
 	fresh.FreshPaths = true
 	apply := func(i, cut int) {
