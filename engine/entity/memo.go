@@ -74,6 +74,7 @@ type memoSet struct {
 // memoKey identifies a remembered path section.
 type memoKey struct {
 	first uint64 // its first bits (up to bitio.WindowBits), first bit lowest
+	mask  uint64 // selects the bits of first from a window (lowBits')
 	n     uint32 // its length in bits, finish op included; 0: an empty slot
 	used  uint32 // the clock when it was last used
 }
@@ -124,10 +125,10 @@ func (s *memoSet) clear(owner uint32) {
 func (s *memoSet) find(r *bitio.Reader, record bool) (hit, stale int) {
 	w, rem := r.WindowAt(r.Pos()), r.Remaining()
 	stale = -1
-	for j := range memoSlots {
-		i := (int(s.last) + j) % memoSlots
+	for j := range uint(memoSlots) {
+		i := int((uint(s.last) + j) % memoSlots)
 		k := &s.keys[i]
-		if k.n == 0 || lowBits(w, uint(k.n)) != k.first || uint(k.n) > rem {
+		if w&k.mask != k.first || k.n == 0 || uint(k.n) > rem {
 			continue
 		}
 		if k.n > bitio.WindowBits && !s.memos[i].restMatches(r, uint(k.n)) {
@@ -236,7 +237,7 @@ func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, 
 		f.rest = append(f.rest, lowBits(r.WindowAt(at), pathStart+f.n-at))
 	}
 	s.clock++
-	s.keys[slot] = memoKey{first: first, n: uint32(f.n), used: s.clock}
+	s.keys[slot] = memoKey{first: first, mask: lowBits(^uint64(0), f.n), n: uint32(f.n), used: s.clock}
 	s.last = uint8(slot)
 	s.memos[slot], t.fill = t.fill, s.memos[slot]
 	if cap(t.fill.targets) == 0 {
