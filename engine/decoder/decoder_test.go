@@ -225,3 +225,44 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per decode run, want 0", n)
 	}
 }
+
+// TestDecodeWindowAgreesWithDecodeTo: where DecodeWindow decodes a value,
+// it is DecodeTo's value and bit count; every other family it leaves to
+// DecodeTo.
+func TestDecodeWindowAgreesWithDecodeTo(t *testing.T) {
+	q, err := NewQuantized(13, QuantRoundDown, 0, false, 256, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decs := []*Decoder{{Family: FamQuantized, Q: &q}}
+	for _, f := range Families() {
+		if f != FamQuantized && f != FamVector {
+			decs = append(decs, &Decoder{Family: f, Bits: 8, TickInterval: 1.0 / 30})
+		}
+	}
+	decoded := 0
+	for i := range uint64(4096) {
+		w := i*0x9E3779B97F4A7C15 ^ i<<52
+		data := bitsOf(w, 64, w>>7, 64)
+		for _, d := range decs {
+			r := bitio.NewReader(data)
+			win, _ := r.Window()
+			var got, want Value
+			n := d.DecodeWindow(win, &got)
+			d.DecodeTo(r, &want)
+			if n == 0 {
+				if d.Family == FamNoScale {
+					t.Fatalf("DecodeWindow left a %s to DecodeTo", d.Family)
+				}
+				continue
+			}
+			decoded++
+			if n != r.Pos() || !got.Equal(want) {
+				t.Fatalf("%s from %#x: DecodeWindow %v in %d bits, DecodeTo %v in %d", d.Family, w, got, n, want, r.Pos())
+			}
+		}
+	}
+	if decoded != 4096 {
+		t.Fatalf("%d values decoded from windows, want 4096", decoded)
+	}
+}

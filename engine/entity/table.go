@@ -261,6 +261,12 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 					for i := range h.fields[:h.count] {
 						f := &h.fields[i]
 						t.Stats.Calls[f.dec.Family]++
+						if w, ok := r.Window(); ok {
+							if n := f.dec.DecodeWindow(w, f.dst); n != 0 {
+								r.Skip(n)
+								continue
+							}
+						}
 						f.dec.DecodeTo(r, f.dst)
 						if r.Overflowed() {
 							res.Fields += i
