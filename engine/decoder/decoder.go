@@ -344,14 +344,26 @@ func (f Family) IsFloat() bool {
 	return false
 }
 
-// DecodeWindow decodes a value of the most frequent family, the raw 32-bit
-// float, from a bit window (bitio.Reader.Window) into *dst and returns the
-// bits it used, or 0 for any other family, which DecodeTo must read. It
-// inlines, which saves a hot loop a call per such value.
+// DecodeWindow decodes a raw 32-bit float, the most frequent family, from
+// a bit window (bitio.Reader.Window) into *dst and returns the bits it
+// used, or 0 for any other family, which DecodeTo must read. It and
+// DecodeQuantizedWindow inline (one function for both would not), which
+// saves a hot loop a call per such value.
 func (d *Decoder) DecodeWindow(w uint64, dst *Value) uint {
 	if d.Family != FamNoScale {
 		return 0
 	}
 	*dst = Value{Kind: KindFloat, F: [4]float64{float64(math.Float32frombits(uint32(w)))}}
 	return 32
+}
+
+// DecodeQuantizedWindow is DecodeWindow for quantized floats without
+// flags (positions within a cell, most of them): 0 for anything else.
+func (d *Decoder) DecodeQuantizedWindow(w uint64, dst *Value) uint {
+	if d.Family != FamQuantized || d.Q.Flags != 0 {
+		return 0
+	}
+	q := d.Q
+	*dst = Value{Kind: KindFloat, F: [4]float64{q.FromRaw(uint32(w) & (1<<q.Bits - 1))}}
+	return uint(q.Bits)
 }

@@ -226,9 +226,9 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestDecodeWindowAgreesWithDecodeTo: where DecodeWindow decodes a value,
-// it is DecodeTo's value and bit count; every other family it leaves to
-// DecodeTo.
+// TestDecodeWindowAgreesWithDecodeTo: where DecodeWindow or
+// DecodeQuantizedWindow decodes a value, it is DecodeTo's value and bit
+// count; every other family they leave to DecodeTo.
 func TestDecodeWindowAgreesWithDecodeTo(t *testing.T) {
 	q, err := NewQuantized(13, QuantRoundDown, 0, false, 256, true)
 	if err != nil {
@@ -249,10 +249,13 @@ func TestDecodeWindowAgreesWithDecodeTo(t *testing.T) {
 			win, _ := r.Window()
 			var got, want Value
 			n := d.DecodeWindow(win, &got)
+			if n == 0 {
+				n = d.DecodeQuantizedWindow(win, &got)
+			}
 			d.DecodeTo(r, &want)
 			if n == 0 {
-				if d.Family == FamNoScale {
-					t.Fatalf("DecodeWindow left a %s to DecodeTo", d.Family)
+				if d.Family == FamNoScale || d.Family == FamQuantized {
+					t.Fatalf("DecodeWindow and DecodeQuantizedWindow left a %s to DecodeTo", d.Family)
 				}
 				continue
 			}
@@ -262,7 +265,7 @@ func TestDecodeWindowAgreesWithDecodeTo(t *testing.T) {
 			}
 		}
 	}
-	if decoded != 4096 {
-		t.Fatalf("%d values decoded from windows, want 4096", decoded)
+	if decoded != 2*4096 {
+		t.Fatalf("%d values decoded from windows, want %d", decoded, 2*4096)
 	}
 }

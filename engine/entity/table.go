@@ -262,7 +262,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 						f := &h.fields[i]
 						t.Stats.Calls[f.dec.Family]++
 						if w, ok := r.Window(); ok {
-							if n := f.dec.DecodeWindow(w, f.dst); n != 0 {
+							n := f.dec.DecodeWindow(w, f.dst)
+							if n == 0 {
+								n = f.dec.DecodeQuantizedWindow(w, f.dst)
+							}
+							if n != 0 {
 								r.Skip(n)
 								continue
 							}
