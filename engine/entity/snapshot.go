@@ -34,7 +34,7 @@ func (t *Table) Snapshot() *Table {
 		// New tokens on both sides: every node either table owns now
 		// becomes shared, so neither writes into the other's state.
 		e.owner = newOwner()
-		e.hot.n = 0 // its slots are shared now; memo sets check the owner
+		e.forgetHot() // their slots are shared now; memo sets check the owner
 		ce := *e
 		ce.owner = newOwner()
 		ce.memos = nil // their targets are the other table's nodes

@@ -38,6 +38,7 @@ type Entity struct {
 	owner  uint32   // copy-on-write token of this entity's state nodes
 	missed bool     // an update has read its paths afresh (memo.go)
 	hot    hotMemo  // its last short update's paths (memo.go)
+	hot2   hotMemo  // the one before, when different (memo.go)
 	memos  *memoSet // its recent updates' paths (memo.go), nil until needed
 }
 
@@ -240,17 +241,18 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		start := r.Pos()
 		if fast {
 			// The header of an update (command 0) of an entity left in the
-			// PVS, its section equal to the hot memo's and within the data.
+			// PVS, its section equal to a hot memo's and within the data.
 			w := r.WindowAt(start)
 			delta, n := bitio.UBitVarOf(w)
 			idx := index + int32(delta) + 1
 			cmd, pvs := w>>n&3, w>>(n+2)&1
 			n += 2 + pvsBits
 			if e := t.hotEntity(idx); cmd == 0 && (pvsBits == 0 || pvs == 0) && e != nil {
-				h := &e.hot
-				section := w >> n
-				if n+uint(h.n) > bitio.WindowBits {
-					section = r.WindowAt(start + n)
+				// The entity's last short section, or the one before
+				// (entities often alternate between two).
+				h, section := &e.hot, r.WindowAt(start+n)
+				if lowBits(section, uint(h.n)) != h.first && e.hot2.n != 0 {
+					h = &e.hot2
 				}
 				if lowBits(section, uint(h.n)) == h.first && n+uint(h.n) <= r.Remaining() {
 					index = idx

@@ -305,3 +305,39 @@ func TestRecordingSetsEveryMember(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotsStayUnchanged snapshots the Dota 2 entity table every 20
+// commands of a decode through the memos and checks at the end that none
+// changed: the memos hold pointers into state nodes a snapshot shares.
+func TestSnapshotsStayUnchanged(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kept struct {
+		at           int
+		snap, frozen *entity.Table
+	}
+	var snaps []kept
+	commands := 0
+	err = r.Run(func(*container.Command) bool {
+		if commands%20 == 19 {
+			s := r.Entities.Snapshot()
+			snaps = append(snaps, kept{commands, s, deepCopy(s)})
+		}
+		commands++
+		return false
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snaps) < 10 {
+		t.Fatalf("only %d snapshots", len(snaps))
+	}
+	for _, k := range snaps {
+		if d := sameEntities(k.snap, k.frozen); d != "" {
+			t.Fatalf("the snapshot after %d commands changed as the decode went on: %s", k.at, d)
+		}
+	}
+}
