@@ -88,16 +88,24 @@ type updateMemo struct {
 	targets []target
 	pinned  bool // every target has its dst
 	// recorded says the memo was filled by a recorded decode and rec holds
-	// what recording needs: each path, its op (Start counted from the path
-	// section) with the finish op last, and its name.
+	// what recording needs.
 	recorded bool
 	rec      *memoRecord
 }
 
+// memoRecord is what recording a memo's update needs beyond its values.
+// Ops' Start is counted from the path section.
 type memoRecord struct {
-	paths []fieldpath.Path
-	ops   []fieldpath.OpRecord
-	names []nameEntry
+	fields []fieldRecord // by path
+	finish fieldpath.OpRecord
+}
+
+// fieldRecord is one path's part of a memoRecord, kept together so that
+// replaying it reads one run of memory.
+type fieldRecord struct {
+	path fieldpath.Path
+	op   fieldpath.OpRecord
+	name nameEntry
 }
 
 // reset empties the memo for readFields to fill.
@@ -107,7 +115,7 @@ func (m *updateMemo) reset(record bool) {
 		if m.rec == nil {
 			m.rec = &memoRecord{}
 		}
-		m.rec.paths, m.rec.ops, m.rec.names = m.rec.paths[:0], m.rec.ops[:0], m.rec.names[:0]
+		m.rec.fields = m.rec.fields[:0]
 	}
 }
 
@@ -305,7 +313,7 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 	r.Skip(n)
 	if rec != nil {
 		rec.Updates[update].PathBits = n
-		finish := m.rec.ops[len(m.rec.ops)-1]
+		finish := m.rec.finish
 		finish.Start += pathStart
 		rec.Finishes = append(rec.Finishes, finish)
 	}
@@ -317,10 +325,10 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 			tg.dec.DecodeTo(r, dst)
 		} else {
 			// As readFields records a field, with what the memo kept.
-			f, name := rec.NextField(), &m.rec.names[i]
-			f.Update, f.Path, f.Op = update, m.rec.paths[i], m.rec.ops[i]
+			f, fr := rec.NextField(), &m.rec.fields[i]
+			f.Update, f.Path, f.Op = update, fr.path, fr.op
 			f.Op.Start += pathStart
-			f.Name, f.Schema, f.Decoder, f.Why = name.name, name.field, tg.dec, name.why
+			f.Name, f.Schema, f.Decoder, f.Why = fr.name.name, fr.name.field, tg.dec, fr.name.why
 			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
 			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
@@ -329,7 +337,7 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 		if r.Overflowed() {
 			p := sectionPath(s.keys[slot].first, n, m.rest, i)
 			if m.recorded {
-				p = &m.rec.paths[i]
+				p = &m.rec.fields[i].path
 			}
 			return i, valueError(p, tg.dec, r)
 		}

@@ -547,11 +547,13 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		memo.reset(rec != nil)
 		if rec != nil {
 			mr := memo.rec
-			mr.paths = append(mr.paths, paths...)
-			for _, op := range t.ops {
+			for i := range paths {
+				op := t.ops[i]
 				op.Start -= pathStart
-				mr.ops = append(mr.ops, op)
+				mr.fields = append(mr.fields, fieldRecord{path: paths[i], op: op})
 			}
+			mr.finish = t.ops[len(paths)] // read without error: it ends with the finish op
+			mr.finish.Start -= pathStart
 		}
 	}
 	ser := c.Serializer
@@ -593,7 +595,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
 			name, field, why := t.fieldName(ser, state, p)
 			if memo != nil {
-				memo.rec.names = append(memo.rec.names, nameEntry{name, field, why})
+				memo.rec.fields[i].name = nameEntry{name, field, why}
 			}
 			f.Update, f.Path, f.Op = update, *p, t.ops[i]
 			f.Name, f.Schema, f.Decoder, f.Why = name, field, tg.dec, why
