@@ -107,6 +107,7 @@ func FuzzApply(f *testing.F) {
 	}
 	for i, m := range msgs {
 		f.Add(m.EntityData, m.UpdatedEntries, m.IsDelta, m.HasPVSVisBits > 0, uint8(i))
+		f.Add(m.EntityData, m.UpdatedEntries, m.IsDelta, m.HasPVSVisBits > 0, uint8(4|i&1)) // memos warm
 	}
 	f.Add([]byte{}, int32(1), true, false, uint8(0))
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, int32(1<<30), true, false, uint8(1))
@@ -119,6 +120,13 @@ func FuzzApply(f *testing.F) {
 			m.HasPVSVisBits = 1
 		}
 		table := base.Snapshot()
+		if mode&6 == 4 {
+			// Warm the memos first: the fuzzed updates then meet hot
+			// memos and memo slots, which Apply reads on paths of their own.
+			for i := range msgs {
+				table.Apply(&msgs[i], nil)
+			}
+		}
 		var rec *provenance.Message
 		if mode&1 != 0 {
 			rec = &provenance.Message{}
