@@ -229,8 +229,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		return res
 	}
-	// An update whose paths repeat its entity's hot memo (memo.go), most
-	// updates, is read right here: the general path's calls and checks
+	// An update whose paths repeat one of its entity's hot memos (memo.go),
+	// most updates, is read right here: the general path's calls and checks
 	// cost more than reading its values.
 	fast := rec == nil && t.whatIf == nil && !t.FreshPaths
 	pvsBits := uint(0)
@@ -263,6 +263,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 					for i := range h.fields[:h.count] {
 						f := &h.fields[i]
 						t.Stats.Calls[f.dec.Family]++
+						// The two most frequent families inline; a value
+						// read from a window cannot run past the data.
 						if w, ok := r.Window(); ok {
 							n := f.dec.DecodeWindow(w, f.dst)
 							if n == 0 {
