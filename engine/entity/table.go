@@ -263,7 +263,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 					for i := range h.fields[:h.count] {
 						f := &h.fields[i]
 						t.Stats.Calls[f.dec.Family]++
-						// The two most frequent families inline; a value
+						// Raw and flagless quantized floats inline; a value
 						// read from a window cannot run past the data.
 						if w, ok := r.Window(); ok {
 							n := f.dec.DecodeWindow(w, f.dst)
