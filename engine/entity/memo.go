@@ -28,8 +28,9 @@ import (
 // short sections it sent (most updates repeat one of them, an entity often
 // alternating between two; Apply reads those itself, and nothing is read
 // but the entity, the data and the slots written), and, from its second
-// path section on, a memoSet of the last eight sections of any length. A recorded decode uses only the memoSet,
-// whose slots keep what recording needs.
+// path section on, a memoSet of the last eight sections of any length. A
+// recorded decode uses only the memoSet, whose slots keep what recording
+// needs.
 //
 // Sections are compared up to the data's last bit (bitio.Reader.WindowAt
 // reads zeros past it, and a section must end inside the data): the last

@@ -239,15 +239,19 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	}
 	for u := 0; u < int(m.UpdatedEntries); u++ {
 		start := r.Pos()
+		// The header: the index delta (a UBitVar) and a 2-bit command, read
+		// once from a window (zeros past the data's end; hb is checked
+		// against what remains before the bits count).
+		w := r.WindowAt(start)
+		delta, hb := bitio.UBitVarOf(w)
+		cmd := uint32(w>>hb) & 3
+		hb += 2
 		if fast {
-			// The header of an update (command 0) of an entity left in the
-			// PVS, its section equal to a hot memo's and within the data.
-			w := r.WindowAt(start)
-			delta, n := bitio.UBitVarOf(w)
+			// An update (command 0) of an entity left in the PVS, its
+			// section equal to a hot memo's and within the data.
 			idx := index + int32(delta) + 1
-			cmd, pvs := w>>n&3, w>>(n+2)&1
-			n += 2 + pvsBits
-			if e := t.hotEntity(idx); cmd == 0 && (pvsBits == 0 || pvs == 0) && e != nil {
+			n := hb + pvsBits
+			if e := t.hotEntity(idx); cmd == 0 && (pvsBits == 0 || w>>hb&1 == 0) && e != nil {
 				// The entity's last short section, or the one before
 				// (entities often alternate between two).
 				h, section := &e.hot, r.WindowAt(start+n)
@@ -288,7 +292,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 				}
 			}
 		}
-		delta, cmd := readUpdateHeader(r)
+		if hb <= r.Remaining() {
+			r.Skip(hb)
+		} else { // the single reads mark where the data ran out
+			delta, cmd = r.UBitVar(), r.Bits(2)
+		}
 		index += int32(delta) + 1
 		if r.Overflowed() {
 			return fail(u, nil, index, start, fmt.Errorf("update header: %w", r.Err()))
@@ -428,20 +436,6 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		rec.Err, rec.Problem = res.Err.Error(), problem
 	}
 	return res
-}
-
-// readUpdateHeader reads an update's index delta (a UBitVar) and its 2-bit
-// command, from one bit window when the reader has one.
-func readUpdateHeader(r *bitio.Reader) (delta, cmd uint32) {
-	w, ok := r.Window()
-	if !ok {
-		delta = r.UBitVar()
-		return delta, r.Bits(2)
-	}
-	delta, n := bitio.UBitVarOf(w)
-	cmd = uint32(w>>n) & 3
-	r.Skip(n + 2)
-	return delta, cmd
 }
 
 // HasDeletionList reports whether a game's delta packet-entities messages
