@@ -190,3 +190,7 @@ func (r *Reader) Next() (Command, error) {
 	}
 	return c, nil
 }
+
+// ResetScratch drops the decompression buffer, so that a copy of the
+// reader does not share it with the original.
+func (r *Reader) ResetScratch() { r.scratch = nil }

@@ -1,6 +1,11 @@
 package entity
 
-import "sync/atomic"
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/dembug/dembug/engine/schema"
+)
 
 // owners hands out copy-on-write tokens; global so that tables made from one
 // another never share a token.
@@ -67,4 +72,53 @@ func (n *Node) own(owner uint32) *Node {
 		}
 	}
 	return n
+}
+
+// Rebind links the table's classes and entities to another schema with the
+// same structure (the same serializers, field for field, with perhaps other
+// decoders: the schema under other aliases), and forgets the decoded
+// baselines, so that what is decoded next uses its decoders. It fails when
+// a serializer differs in shape, as state laid out for one would not fit
+// the other.
+func (t *Table) Rebind(s *schema.Schema) error {
+	classes := make([]*Class, len(t.Classes))
+	for i, c := range t.Classes {
+		if c == nil {
+			continue
+		}
+		nc := &Class{ID: c.ID, Name: c.Name, Serializer: s.Serializer(c.Name)}
+		if c.Serializer != nil && !sameShape(c.Serializer, nc.Serializer, 0) {
+			return fmt.Errorf("class %s has another shape under the new schema", c.Name)
+		}
+		classes[i] = nc
+	}
+	t.Classes = classes
+	t.Game = s.Game
+	for _, e := range t.Entities {
+		if e != nil && e.Class != nil && int(e.Class.ID) < len(classes) {
+			e.forgetHot()
+			e.memos = nil
+			e.Class = classes[e.Class.ID]
+		}
+	}
+	t.names = nil
+	clear(t.baseState)
+	return nil
+}
+
+// sameShape reports whether two serializers lay out state alike.
+func sameShape(a, b *schema.Serializer, depth int) bool {
+	if a == nil || b == nil || len(a.Fields) != len(b.Fields) || depth > 32 {
+		return a == b
+	}
+	for i, fa := range a.Fields {
+		fb := b.Fields[i]
+		if fa.Model != fb.Model || fa.Type.Count != fb.Type.Count || (fa.Serializer == nil) != (fb.Serializer == nil) {
+			return false
+		}
+		if fa.Serializer != nil && !sameShape(fa.Serializer, fb.Serializer, depth+1) {
+			return false
+		}
+	}
+	return true
 }

@@ -44,12 +44,15 @@ type Entity struct {
 
 // Stats counts the work done, for check and stats.
 type Stats struct {
-	Messages          int64     // packet-entities messages applied
-	Updates           int64     // entity updates of any kind
-	Fields            int64     // field values read from entity data
-	BaselineFields    int64     // field values read from baselines
-	Calls             [32]int64 // decoder calls per family (entity data and baselines)
-	FullFramesSkipped int64
+	Messages       int64 // packet-entities messages applied
+	Updates        int64 // entity updates of any kind
+	Fields         int64 // field values read from entity data
+	BaselineFields int64 // field values read from baselines
+	// BaselinesMisaligned counts baselines whose decode did not end in
+	// their last byte (the create goes on: entity data is separate bits).
+	BaselinesMisaligned int64
+	Calls               [32]int64 // decoder calls per family (entity data and baselines)
+	FullFramesSkipped   int64
 }
 
 // Table holds classes, baselines and entities.
@@ -184,6 +187,9 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
 			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)
+		}
+		if !baselineAligned(&r, data) {
+			t.Stats.BaselinesMisaligned++
 		}
 	}
 	t.baseState[c.ID] = n

@@ -58,6 +58,11 @@ func TestGameReplays(t *testing.T) {
 			}
 			seen[want] = true
 			checkSimulationTime(t, r)
+			// A correct decode ends every baseline in its last byte: the
+			// inference counts on it as evidence.
+			if n := r.Entities.Stats.BaselinesMisaligned; n != 0 {
+				t.Errorf("%d baselines did not decode to their last byte", n)
+			}
 			switch want {
 			case game.CS2:
 				checkCS2(t, r)

@@ -90,6 +90,12 @@ type Replay struct {
 	NetTick  uint32
 	Stats    Stats
 	Hooks    Hooks
+	// Aliases decode names decoder choice does not know as known ones
+	// (set before the schema is read: --as).
+	Aliases schema.Aliases
+	// SchemaData is the CSVCMsg_FlattenedSerializer the schema was built
+	// from, kept to rebuild it under other aliases.
+	SchemaData []byte
 	// FirstMisaligned is the first packet-entities failure, if any.
 	FirstMisaligned *Error
 	Done            bool // DEM_Stop seen or end of data reached
@@ -222,11 +228,11 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
-		s, err := schema.Parse(data, r.Game)
+		s, err := schema.ParseWith(data, r.Game, r.Aliases)
 		if err != nil {
 			return err
 		}
-		r.Schema = s
+		r.Schema, r.SchemaData = s, append(r.SchemaData[:0:0], data...)
 		if r.classes != nil {
 			return r.Entities.SetClasses(r.classes, s)
 		}

@@ -53,6 +53,14 @@ type Field struct {
 	Why     string           // why Decoder was chosen, in words
 	ElemWhy string           // why Elem was chosen
 	Patched string           // a correction applied to the schema's settings, if any
+
+	// Names decoder choice did not know (alias.go): the base type that fell
+	// back to the default decoder, an encoder it does not read. Alias says
+	// which --as alias decoded the field instead, if one did.
+	UnknownType, UnknownEncoder string
+	Alias                       string
+	EncoderAsWritten            string
+	written                     VarType // Type before aliases
 }
 
 // Serializer is a class's (or a nested type's) ordered field list.
@@ -123,6 +131,7 @@ type Schema struct {
 	Game        game.Game
 	Serializers []*Serializer
 	Fields      []*Field // every distinct field, in message order
+	Aliases     Aliases  // what it was parsed with
 	byName      map[string]*Serializer
 }
 
@@ -138,7 +147,10 @@ type rawField struct {
 }
 
 // Parse builds the schema from a CSVCMsg_FlattenedSerializer body.
-func Parse(b []byte, g game.Game) (*Schema, error) {
+func Parse(b []byte, g game.Game) (*Schema, error) { return ParseWith(b, g, Aliases{}) }
+
+// ParseWith is Parse with aliases for names decoder choice does not know.
+func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField int
 	c := wiretree.NewCursor(b)
@@ -182,7 +194,7 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws))}
+	s := &Schema{Game: g, Aliases: aliases, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws))}
 	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
@@ -286,8 +298,10 @@ func Parse(b []byte, g game.Game) (*Schema, error) {
 				}
 			}
 		}
+		applyAliases(f, aliases)
 		patchField(f, g)
 		chooseModel(f, g)
+		markUnknown(f)
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.

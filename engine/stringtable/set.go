@@ -68,3 +68,19 @@ func Decompress(data []byte, compressed bool, uncompressedSize int) ([]byte, err
 	}
 	return out, nil
 }
+
+// Clone returns a copy of the set that later updates of either leave the
+// other unchanged. Keys and values are shared: an update replaces an
+// entry's value, never writes into it.
+func (s *Set) Clone() Set {
+	c := Set{Tables: make([]*Table, len(s.Tables)), byName: make(map[string]*Table, len(s.byName))}
+	for i, t := range s.Tables {
+		ct := *t
+		ct.Entries = append([]Entry(nil), t.Entries...)
+		c.Tables[i] = &ct
+	}
+	for name, t := range s.byName {
+		c.byName[name] = c.Tables[t.Index]
+	}
+	return c
+}

@@ -1,0 +1,349 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dembug/dembug/engine/game"
+)
+
+// Kind says what an unknown name is: a field type's base name or an
+// encoder.
+type Kind string
+
+const (
+	KindType    Kind = "type"
+	KindEncoder Kind = "encoder"
+)
+
+// Aliases map names decoder choice does not know onto names it does, so
+// that a field of an unknown type (or with an unknown encoder) is decoded as
+// if the schema had said the known one, with the field's own bit count,
+// range, flags and encoder. This is how a user (or the inference) states
+// "after the patch, DecalMode_t is an int32".
+type Aliases struct {
+	Types    map[string]string
+	Encoders map[string]string
+}
+
+// Empty reports whether no alias is set.
+func (a Aliases) Empty() bool { return len(a.Types) == 0 && len(a.Encoders) == 0 }
+
+// With returns a copy of a with one more alias.
+func (a Aliases) With(kind Kind, name, as string) Aliases {
+	c := Aliases{Types: copyMap(a.Types), Encoders: copyMap(a.Encoders)}
+	if kind == KindEncoder {
+		c.Encoders[name] = as
+	} else {
+		c.Types[name] = as
+	}
+	return c
+}
+
+func copyMap(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// Flags renders the aliases as the --as flags that set them, sorted.
+func (a Aliases) Flags() []string {
+	var out []string
+	for k, v := range a.Types {
+		out = append(out, "--as "+k+"="+v)
+	}
+	for k, v := range a.Encoders {
+		out = append(out, "--as "+k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ParseAliases reads --as values, each NAME=KNOWN. Whether NAME is a type
+// or an encoder is decided by KNOWN: no known encoder shares a name with a
+// known type, so "mycoord=coord" aliases an encoder and
+// "DecalMode_t=int32" a type.
+func ParseAliases(specs []string, g game.Game) (Aliases, error) {
+	a := Aliases{Types: map[string]string{}, Encoders: map[string]string{}}
+	for _, s := range specs {
+		name, as, ok := strings.Cut(s, "=")
+		name, as = strings.TrimSpace(name), strings.TrimSpace(as)
+		if !ok || name == "" || as == "" {
+			return a, fmt.Errorf("--as %q: want NAME=KNOWN, for example DecalMode_t=int32 or mycoord=coord", s)
+		}
+		switch {
+		case knownEncoders[as]:
+			a.Encoders[name] = as
+		case IsKnownType(as, g):
+			a.Types[name] = as
+		default:
+			return a, fmt.Errorf("--as %s: %q is neither a type nor an encoder that decoder choice knows (types: %s; encoders: %s)",
+				s, as, strings.Join(KnownTypes(g), " "), strings.Join(KnownEncoders(), " "))
+		}
+	}
+	return a, nil
+}
+
+// knownEncoders are the encoders decoder choice reads ("qangle" is what
+// real schemas give an angle read by its bit count, so it is known too).
+var knownEncoders = map[string]bool{
+	"coord": true, "simtime": true, "runetime": true, "normal": true, "fixed64": true,
+	"qangle": true, "qangle_pitch_yaw": true, "qangle_precise": true,
+}
+
+// KnownEncoders lists them, sorted.
+func KnownEncoders() []string { return sortedKeys(knownEncoders) }
+
+// settingTypes are the types whose decoder decoderFor picks from the
+// field's settings (bit count, range, flags, encoder).
+var settingTypes = []string{
+	"float32", "CNetworkedQuantizedFloat", "Vector", "Vector2D", "Vector4D", "VectorWS", "Quaternion",
+	"QAngle", "uint64", "CStrongHandle", "CHandle", "CEntityHandle",
+}
+
+// KnownTypes lists every base type decoder choice has a rule for in game
+// g, sorted: the inference's candidates for an unknown type.
+func KnownTypes(g game.Game) []string {
+	m := map[string]bool{}
+	for k := range fixedDecoders {
+		m[k] = true
+	}
+	if g != game.Dota2 {
+		for k := range cs2FixedDecoders {
+			m[k] = true
+		}
+	}
+	for _, k := range settingTypes {
+		m[k] = true
+	}
+	return sortedKeys(m)
+}
+
+// IsKnownType reports whether decoder choice has a rule for base in g.
+func IsKnownType(base string, g game.Game) bool {
+	if _, ok := fixedDecoders[base]; ok {
+		return true
+	}
+	if _, ok := cs2FixedDecoders[base]; ok && g != game.Dota2 {
+		return true
+	}
+	for _, k := range settingTypes {
+		if k == base {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// aliasType returns t with every base name the aliases map replaced.
+func aliasType(t VarType, types map[string]string) (VarType, bool) {
+	changed := false
+	if as, ok := types[t.Base]; ok {
+		t.Base, changed = as, true
+	}
+	if t.Generic != nil {
+		if g, ok := aliasType(*t.Generic, types); ok {
+			t.Generic, changed = &g, true
+		}
+	}
+	return t, changed
+}
+
+// applyAliases rewrites a field's type and encoder as the aliases say,
+// noting what was done in f.Alias. The names as written stay in VarType
+// and EncoderAsWritten.
+func applyAliases(f *Field, a Aliases) {
+	f.written, f.EncoderAsWritten = f.Type, f.Encoder
+	if len(a.Types) > 0 {
+		if t, ok := aliasType(f.Type, a.Types); ok {
+			f.Type = t
+			f.Alias = "type " + f.VarType + " read as " + t.String()
+		}
+	}
+	if as, ok := a.Encoders[f.Encoder]; ok && f.Encoder != "" {
+		note := "encoder " + f.Encoder + " read as " + as
+		if f.Alias != "" {
+			note = f.Alias + "; " + note
+		}
+		f.Alias, f.Encoder = note, as
+	}
+}
+
+// markUnknown notes the names decoder choice did not know: the base type
+// whose decoder fell back to the default, and an encoder outside
+// knownEncoders. It runs after aliases, so an aliased name is known.
+func markUnknown(f *Field) {
+	if f.EncoderAsWritten != "" && !knownEncoders[f.Encoder] {
+		f.UnknownEncoder = f.EncoderAsWritten
+	}
+	switch {
+	case f.Model == VariableArray && f.Elem == decDefault && f.Type.Generic != nil:
+		f.UnknownType = f.Type.Generic.Base
+	case (f.Model == Simple || f.Model == FixedArray) && f.Decoder == decDefault:
+		f.UnknownType = f.Type.Base
+	}
+}
+
+// Unknown is one name decoder choice does not know, with where it occurs.
+type Unknown struct {
+	Kind   Kind
+	Name   string
+	Fields int      // schema fields carrying it
+	Sample []string // up to three of those fields, Serializer.field
+}
+
+// Unknowns lists every unknown type and encoder of the schema, sorted by
+// kind then name.
+func (s *Schema) Unknowns() []Unknown {
+	type key struct {
+		k Kind
+		n string
+	}
+	by := map[key]*Unknown{}
+	add := func(k Kind, name, where string) {
+		u := by[key{k, name}]
+		if u == nil {
+			u = &Unknown{Kind: k, Name: name}
+			by[key{k, name}] = u
+		}
+		u.Fields++
+		if len(u.Sample) < 3 {
+			u.Sample = append(u.Sample, where)
+		}
+	}
+	for _, ser := range s.Serializers {
+		for _, f := range ser.Fields {
+			if f.UnknownType != "" {
+				add(KindType, f.UnknownType, ser.Name+"."+f.Name)
+			}
+			if f.UnknownEncoder != "" {
+				add(KindEncoder, f.UnknownEncoder, ser.Name+"."+f.Name)
+			}
+		}
+	}
+	out := make([]Unknown, 0, len(by))
+	for _, u := range by {
+		out = append(out, *u)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind > out[j].Kind // types first
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Carries reports whether f is a field of the unknown name (kind, name),
+// whether or not an alias now decodes it.
+func (f *Field) Carries(kind Kind, name string) bool {
+	if kind == KindEncoder {
+		return f.EncoderAsWritten == name
+	}
+	return f.written.Base == name || (f.written.Generic != nil && f.written.Generic.Base == name)
+}
+
+// Realias returns the schema as ParseWith would build it under aliases a,
+// sharing every serializer and field that no alias of either a or the
+// schema's own aliases touches: a hypothesis about one unknown name costs
+// the fields that carry it and the serializers above them, not a parse.
+func (s *Schema) Realias(a Aliases) *Schema {
+	touched := func(f *Field) bool {
+		for _, m := range []map[string]string{a.Types, s.Aliases.Types} {
+			for name := range m {
+				if f.Carries(KindType, name) {
+					return true
+				}
+			}
+		}
+		for _, m := range []map[string]string{a.Encoders, s.Aliases.Encoders} {
+			for name := range m {
+				if f.Carries(KindEncoder, name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	fields := map[*Field]*Field{}
+	for _, f := range s.Fields {
+		if touched(f) {
+			c := *f
+			c.Type, c.Encoder = f.written, f.EncoderAsWritten
+			c.Alias, c.Patched, c.Problem, c.Why, c.ElemWhy = "", "", "", "", ""
+			c.UnknownType, c.UnknownEncoder, c.Decoder, c.Elem = "", "", nil, nil
+			applyAliases(&c, a)
+			patchField(&c, s.Game)
+			chooseModel(&c, s.Game)
+			markUnknown(&c)
+			fields[f] = &c
+		}
+	}
+	out := &Schema{Game: s.Game, Aliases: a, Fields: make([]*Field, len(s.Fields)), byName: make(map[string]*Serializer, len(s.byName))}
+	sers := map[*Serializer]*Serializer{}
+	var clone func(ser *Serializer, depth int) *Serializer
+	clone = func(ser *Serializer, depth int) *Serializer {
+		if c, ok := sers[ser]; ok {
+			return c
+		}
+		sers[ser] = ser // a cycle (refused by Parse) or a depth cut keeps the original
+		if depth > maxNesting {
+			return ser
+		}
+		var nf []*Field
+		for i, f := range ser.Fields {
+			g := fields[f]
+			if f.Serializer != nil {
+				if sub := clone(f.Serializer, depth+1); sub != f.Serializer {
+					if g == nil {
+						c := *f
+						g = &c
+					}
+					g.Serializer = sub
+					if len(g.Polymorphic) > 0 {
+						g.Polymorphic = append([]*Serializer{sub}, g.Polymorphic[1:]...)
+					}
+				}
+			}
+			if g != nil {
+				if nf == nil {
+					nf = append([]*Field(nil), ser.Fields...)
+				}
+				nf[i] = g
+			}
+		}
+		if nf == nil {
+			return ser
+		}
+		c := &Serializer{Name: ser.Name, Version: ser.Version, Fields: nf}
+		sers[ser] = c
+		return c
+	}
+	out.Serializers = make([]*Serializer, len(s.Serializers))
+	for i, ser := range s.Serializers {
+		out.Serializers[i] = clone(ser, 0)
+	}
+	for name, ser := range s.byName {
+		out.byName[name] = clone(ser, 0)
+	}
+	for i, f := range s.Fields {
+		if g, ok := fields[f]; ok {
+			out.Fields[i] = g
+		} else {
+			out.Fields[i] = f
+		}
+	}
+	return out
+}
