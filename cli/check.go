@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // CheckResult is one file's summary, as printed by check --json.
@@ -31,6 +34,23 @@ type CheckResult struct {
 	FirstMisaligned string         `json:"first_misaligned,omitempty"`
 	FirstSuspicious *Suspicious    `json:"first_suspicious,omitempty"`
 	Fallbacks       map[string]int `json:"fallback_types,omitempty"`
+	Unknown         []UnknownName  `json:"unknown,omitempty"`
+	Inferred        []Inferred     `json:"inferred,omitempty"`
+	// Rerun is the --as flags that decode with everything inferred.
+	Rerun []string `json:"rerun,omitempty"`
+}
+
+// Inferred is what an unknown name most likely behaves as.
+type Inferred struct {
+	Unknown         string   `json:"unknown"`
+	Kind            string   `json:"kind"`
+	As              string   `json:"as"`
+	Fields          int      `json:"fields"`
+	MessagesAligned int      `json:"messages_aligned"`
+	Messages        int      `json:"messages"`
+	Alternatives    []string `json:"alternatives,omitempty"` // decode identically
+	AlignAsWell     []string `json:"align_as_well,omitempty"`
+	Evidence        string   `json:"evidence"`
 }
 
 // Suspicious is where the first misaligned message most likely goes wrong.
@@ -45,6 +65,9 @@ type Suspicious struct {
 	Decoder   string `json:"decoder"`
 	Reason    string `json:"reason"`
 	Fix       string `json:"fix,omitempty"`
+	// In is "baseline" when the read is inside the class's instance
+	// baseline (BitOffset then counts from the baseline's first bit).
+	In string `json:"in,omitempty"`
 }
 
 // suspicious diagnoses the first misaligned message of data.
@@ -78,28 +101,33 @@ func suspicious(data []byte, at replay.Location) *Suspicious {
 	return nil
 }
 
-// Check decodes a whole file and, when a message misaligns, searches for
-// the field to blame.
+// Check decodes a whole file and, when a message misaligns, infers what
+// the names decoder choice does not know behave as, and names the read that
+// breaks alignment.
 func Check(path string, data []byte) (CheckResult, *replay.Replay) {
-	return check(path, data, true)
+	return check(path, data, schema.Aliases{}, true)
 }
 
 // CheckOnly decodes a whole file without the (slower) search for a suspect.
 func CheckOnly(path string, data []byte) (CheckResult, *replay.Replay) {
-	return check(path, data, false)
+	return check(path, data, schema.Aliases{}, false)
 }
 
-func check(path string, data []byte, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
+// CheckWith is Check under aliases (--as).
+func CheckWith(path string, data []byte, a schema.Aliases) (CheckResult, *replay.Replay) {
+	return check(path, data, a, true)
+}
+
+func check(path string, data []byte, a schema.Aliases, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	r, err := replay.Open(data)
-	if err != nil {
+	ch, err := infer.Run(data, a, infer.Options{Infer: diagnoseMisalignment})
+	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
-	err = r.Run(nil)
-	res.Seconds = time.Since(start).Seconds()
+	r := ch.First
 	res.Game = r.Game.String()
 	res.Build = r.Header.BuildNum
 	res.Commands = r.Stats.Commands
@@ -109,27 +137,52 @@ func check(path string, data []byte, diagnoseMisalignment bool) (CheckResult, *r
 	res.EntityUpdates = r.Entities.Stats.Updates
 	res.Fields = r.Entities.Stats.Fields
 	res.Misaligned = r.Stats.Misaligned
-	if err != nil {
-		res.Error = err.Error()
-	}
-	if r.FirstMisaligned != nil {
-		res.FirstMisaligned = r.FirstMisaligned.Error()
-		if diagnoseMisalignment {
-			res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
-		}
+	if ch.FirstErr != nil {
+		res.Error = ch.FirstErr.Error()
 	}
 	if r.Schema != nil {
 		if fb := FallbackTypes(r.Schema); len(fb) > 0 {
 			res.Fallbacks = fb
 		}
+		res.Unknown = unknownNames(r.Schema)
 	}
+	for _, f := range ch.Findings {
+		res.Inferred = append(res.Inferred, Inferred{Unknown: f.Unknown, Kind: string(f.Kind), As: f.As, Fields: f.Fields,
+			MessagesAligned: f.Aligned, Messages: f.Messages, Alternatives: f.Same, AlignAsWell: f.Tied, Evidence: f.Evidence})
+	}
+	if len(ch.Findings) > 0 {
+		res.Rerun = ch.Aliases.Flags()
+	}
+	if r.FirstMisaligned != nil {
+		res.FirstMisaligned = r.FirstMisaligned.Error()
+		switch {
+		case ch.Break != nil:
+			res.FirstSuspicious = breakingRead(r.FirstMisaligned.Loc, ch.Break, ch.Findings[0])
+		case diagnoseMisalignment:
+			res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
 	return res, r
+}
+
+// breakingRead reports the first read of the first inferred name.
+func breakingRead(at replay.Location, b *infer.Suspect, f infer.Finding) *Suspicious {
+	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message, Entity: b.Entity, Class: b.Class,
+		Field: b.FieldName, BitOffset: b.Bit, Decoder: b.Decoder,
+		Reason: fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown),
+		Fix:    fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)}
+	if b.InBaseline {
+		s.In = "baseline"
+		s.Reason += " (in the instance baseline of " + b.Class + ", read when the entity is created)"
+	}
+	return s
 }
 
 // checkFiles checks the files on up to workers goroutines, each file's
 // result arriving on its own channel so that they print in argument order.
 // A panic in one file's decode becomes that file's error, never a crash.
-func checkFiles(paths []string, workers int) []chan CheckResult {
+func checkFiles(paths []string, workers int, a schema.Aliases) []chan CheckResult {
 	results := make([]chan CheckResult, len(paths))
 	slots := make(chan struct{}, max(workers, 1))
 	for i, path := range paths {
@@ -137,13 +190,13 @@ func checkFiles(paths []string, workers int) []chan CheckResult {
 		go func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			results[i] <- checkFile(path)
+			results[i] <- checkFile(path, a)
 		}()
 	}
 	return results
 }
 
-func checkFile(path string) (res CheckResult) {
+func checkFile(path string, a schema.Aliases) (res CheckResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = CheckResult{File: path, Error: fmt.Sprintf("internal error: %v", p)}
@@ -153,20 +206,25 @@ func checkFile(path string) (res CheckResult) {
 	if err != nil {
 		return CheckResult{File: path, Error: err.Error()}
 	}
-	res, _ = Check(path, data)
+	res, _ = CheckWith(path, data, a)
 	return res
 }
 
 func checkCmd() *cobra.Command {
 	var asJSON bool
+	var as []string
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error or misalignment",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
 			failed := false
-			results := checkFiles(args, runtime.GOMAXPROCS(0))
+			results := checkFiles(args, runtime.GOMAXPROCS(0), aliases)
 			for i, path := range args {
 				res := <-results[i]
 				bad := res.Error != "" || res.Misaligned > 0
@@ -185,11 +243,28 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintf(errw, "%s: first misaligned: %s\n", path, res.FirstMisaligned)
 				}
 				if s := res.FirstSuspicious; s != nil {
-					fmt.Fprintf(errw, "%s: first suspicious: tick %d, entity %d (%s), field %s at bit %s, decoder %s: %s\n",
-						path, s.Tick, s.Entity, s.Class, s.Field, bitio.Offset(s.BitOffset), s.Decoder, s.Reason)
+					where := "at bit " + bitio.Offset(s.BitOffset)
+					if s.In == "baseline" {
+						where += " of its baseline"
+					}
+					fmt.Fprintf(errw, "%s: first suspicious: tick %d, entity %d (%s), field %s %s, decoder %s: %s\n",
+						path, s.Tick, s.Entity, s.Class, s.Field, where, s.Decoder, s.Reason)
 					if s.Fix != "" {
 						fmt.Fprintf(errw, "%s: what-if: %s\n", path, s.Fix)
 					}
+				}
+				for _, f := range res.Inferred {
+					fmt.Fprintf(errw, "%s: inferred: %s %s behaves as %s (%d fields; %s)", path, f.Kind, f.Unknown, f.As, f.Fields, f.Evidence)
+					if len(f.Alternatives) > 0 {
+						fmt.Fprintf(errw, "; decodes identically as %s", strings.Join(f.Alternatives, ", "))
+					}
+					if len(f.AlignAsWell) > 0 {
+						fmt.Fprintf(errw, "; aligns as well as %s", strings.Join(f.AlignAsWell, ", "))
+					}
+					fmt.Fprintln(errw)
+				}
+				if len(res.Rerun) > 0 {
+					fmt.Fprintf(errw, "%s: rerun with: dembug check %s %s\n", path, strings.Join(res.Rerun, " "), path)
 				}
 			}
 			if failed {
@@ -199,5 +274,6 @@ func checkCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per file")
+	addAsFlag(cmd, &as)
 	return cmd
 }

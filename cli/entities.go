@@ -14,10 +14,11 @@ import (
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// runTo opens data and decodes every command whose tick is ≤ tick (all of
-// them when tick < 0). Decoding errors are returned with what was decoded.
-func runTo(data []byte, tick int64) (*replay.Replay, error) {
-	r, err := replay.Open(data)
+// runTo opens data and decodes, under aliases a, every command whose tick
+// is ≤ tick (all of them when tick < 0). Decoding errors are returned with
+// what was decoded.
+func runTo(data []byte, tick int64, a schema.Aliases) (*replay.Replay, error) {
+	r, err := openWith(data, a)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +71,7 @@ func WriteEntities(w io.Writer, t *entity.Table) error {
 
 func entitiesCmd() *cobra.Command {
 	var tick int64
+	var as []string
 	cmd := &cobra.Command{
 		Use:   "entities FILE",
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
@@ -79,7 +81,11 @@ func entitiesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, runErr := runTo(data, tick)
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
+			r, runErr := runTo(data, tick, aliases)
 			if r != nil {
 				if err := WriteEntities(cmd.OutOrStdout(), r.Entities); err != nil {
 					return err
@@ -92,5 +98,6 @@ func entitiesCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
+	addAsFlag(cmd, &as)
 	return cmd
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// loadSchema decodes commands until the schema is known.
-func loadSchema(data []byte) (*replay.Replay, error) {
-	r, err := replay.Open(data)
+// loadSchema decodes commands, under aliases a, until the schema is known.
+func loadSchema(data []byte, a schema.Aliases) (*replay.Replay, error) {
+	r, err := openWith(data, a)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,11 @@ func loadSchema(data []byte) (*replay.Replay, error) {
 func DecoderText(f *schema.Field) string {
 	switch f.Model {
 	case schema.VariableArray:
-		return "length + " + f.Elem.Describe()
+		s := "length + " + f.Elem.Describe()
+		if f.Elem.Family == decoder.FamDefault {
+			s += " [fallback]"
+		}
+		return s
 	case schema.FixedTable:
 		return "pointer → " + f.Serializer.Name
 	case schema.VariableTable:
@@ -42,6 +46,12 @@ func DecoderText(f *schema.Field) string {
 	s := f.Decoder.Describe()
 	if f.Decoder.Family == decoder.FamDefault {
 		s += " [fallback]"
+	}
+	if f.UnknownEncoder != "" {
+		s += " [encoder " + f.UnknownEncoder + " unknown: ignored]"
+	}
+	if f.Alias != "" {
+		s += " [--as: " + f.Alias + "]"
 	}
 	return s
 }
@@ -83,6 +93,7 @@ func WriteSchema(w io.Writer, s *schema.Schema, filter string) int {
 func schemaCmd() *cobra.Command {
 	var class string
 	var diff bool
+	var as []string
 	cmd := &cobra.Command{
 		Use:   "schema FILE [--class NAME] | schema --diff OLD.dem NEW.dem",
 		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder; --diff compares two builds",
@@ -93,29 +104,37 @@ func schemaCmd() *cobra.Command {
 			return cobra.ExactArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
 			if diff {
-				return runSchemaDiff(cmd.OutOrStdout(), args[0], args[1], class)
+				return runSchemaDiff(cmd.OutOrStdout(), args[0], args[1], class, aliases)
 			}
 			data, err := readFile(args[0])
 			if err != nil {
 				return err
 			}
-			r, err := loadSchema(data)
+			r, err := loadSchema(data, aliases)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if WriteSchema(cmd.OutOrStdout(), r.Schema, class) == 0 {
 				return fmt.Errorf("no serializer matches %q", class)
 			}
+			if class == "" {
+				WriteUnknowns(cmd.OutOrStdout(), r.Schema)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
 	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW)")
+	addAsFlag(cmd, &as)
 	return cmd
 }
 
-func runSchemaDiff(w io.Writer, oldPath, newPath, filter string) error {
+func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliases) error {
 	var schemas [2]*schema.Schema
 	var builds [2]int32
 	for i, p := range []string{oldPath, newPath} {
@@ -123,7 +142,7 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string) error {
 		if err != nil {
 			return err
 		}
-		r, err := loadSchema(data)
+		r, err := loadSchema(data, a)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -65,29 +64,13 @@ func WriteStats(w io.Writer, r *replay.Replay) {
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema.Fields), total)
 	tw.Flush()
-	fb := FallbackTypes(r.Schema)
-	if len(fb) == 0 {
-		fmt.Fprintln(w, "\nno field fell back to the default decoder")
-		return
-	}
-	types := make([]string, 0, len(fb))
-	for t := range fb {
-		types = append(types, t)
-	}
-	sort.Slice(types, func(i, j int) bool {
-		if fb[types[i]] != fb[types[j]] {
-			return fb[types[i]] > fb[types[j]]
-		}
-		return types[i] < types[j]
-	})
-	fmt.Fprintf(w, "\n%d types fell back to the default decoder (unsigned varint); check these first after a patch:\n", len(types))
-	for _, t := range types {
-		fmt.Fprintf(w, "  %-40s %d fields\n", t, fb[t])
-	}
+	fmt.Fprintln(w)
+	WriteUnknowns(w, r.Schema)
 }
 
 func statsCmd() *cobra.Command {
-	return &cobra.Command{
+	var as []string
+	cmd := &cobra.Command{
 		Use:   "stats FILE",
 		Short: "Decoder-family table: fields per decoder in the schema, decoder calls over the file, share of calls",
 		Args:  cobra.ExactArgs(1),
@@ -96,7 +79,11 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, runErr := runTo(data, -1)
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
+			r, runErr := runTo(data, -1, aliases)
 			if r != nil && r.Schema != nil {
 				WriteStats(cmd.OutOrStdout(), r)
 			}
@@ -106,4 +93,6 @@ func statsCmd() *cobra.Command {
 			return nil
 		},
 	}
+	addAsFlag(cmd, &as)
+	return cmd
 }

@@ -13,12 +13,27 @@ import (
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // Trace decodes data and writes one JSON object per field read in the
 // packet-entities messages of commands at tick (optionally one entity).
 func Trace(w io.Writer, data []byte, tick int64, entityIndex int64) error {
-	r, err := replay.Open(data)
+	return TraceWith(w, data, tick, entityIndex, TraceOptions{})
+}
+
+// TraceOptions are trace's settings beyond tick and entity.
+type TraceOptions struct {
+	Aliases schema.Aliases
+	// Baselines also writes, before each create, the fields read from
+	// the class's instance baseline ("in":"baseline", bit offsets from
+	// the baseline's first bit).
+	Baselines bool
+}
+
+// TraceWith is Trace with options.
+func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceOptions) error {
+	r, err := openWith(data, o.Aliases)
 	if err != nil {
 		return err
 	}
@@ -36,20 +51,29 @@ func Trace(w io.Writer, data []byte, tick int64, entityIndex int64) error {
 		if m == nil {
 			return
 		}
-		for i := range m.Fields {
-			f := &m.Fields[i]
-			u := &m.Updates[f.Update]
+		for ui := range m.Updates {
+			u := &m.Updates[ui]
 			if entityIndex >= 0 && int64(u.Index) != entityIndex {
 				continue
 			}
-			line = appendTraceField(line[:0], loc, u, f)
-			bw.Write(line)
+			if o.Baselines && u.Op == provenance.Create {
+				if b, _ := r.Entities.RecordBaseline(u.ClassID); b != nil {
+					for i := range b.Fields {
+						line = appendTraceField(line[:0], loc, u, &b.Fields[i], true)
+						bw.Write(line)
+					}
+				}
+			}
+			for _, f := range m.Fields[u.FirstField : u.FirstField+u.NumFields] {
+				line = appendTraceField(line[:0], loc, u, &f, false)
+				bw.Write(line)
+			}
 		}
 	}
 	return r.Run(func(c *container.Command) bool { return int64(c.Tick) > tick })
 }
 
-func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field) []byte {
+func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool) []byte {
 	b = append(b, `{"tick":`...)
 	b = strconv.AppendInt(b, int64(loc.Tick), 10)
 	b = append(b, `,"command":`...)
@@ -83,11 +107,16 @@ func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate,
 	b = strconv.AppendUint(b, uint64(f.Bits), 10)
 	b = append(b, `,"value":`...)
 	b = f.Value.AppendJSON(b)
+	if inBaseline {
+		b = append(b, `,"in":"baseline"`...)
+	}
 	return append(b, "}\n"...)
 }
 
 func traceCmd() *cobra.Command {
 	var tick, ent int64
+	var as []string
+	var baselines bool
 	cmd := &cobra.Command{
 		Use:   "trace FILE --tick N [--entity I]",
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
@@ -97,7 +126,11 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := Trace(cmd.OutOrStdout(), data, tick, ent); err != nil {
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
+			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			return nil
@@ -105,6 +138,8 @@ func traceCmd() *cobra.Command {
 	}
 	cmd.Flags().Int64Var(&tick, "tick", 0, "demo tick to trace")
 	cmd.Flags().Int64Var(&ent, "entity", -1, "only this entity index")
+	cmd.Flags().BoolVar(&baselines, "baselines", false, "also print each created entity's baseline reads (\"in\":\"baseline\", offsets inside the baseline)")
+	addAsFlag(cmd, &as)
 	cmd.MarkFlagRequired("tick")
 	return cmd
 }

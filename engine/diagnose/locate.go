@@ -264,12 +264,14 @@ func continuity(rec *provenance.Message) float64 {
 	sum := 0.0
 	for i := range rec.Fields {
 		f := &rec.Fields[i]
-		sum += change(f.Prev, f.Value)
+		sum += Change(f.Prev, f.Value)
 	}
 	return sum / float64(len(rec.Fields))
 }
 
-func change(prev, v decoder.Value) float64 {
+// Change is how far v moved from prev: 0 the same, 1 unrelated (another
+// kind, or a relative change of 100% or more), 0.5 where nothing tells.
+func Change(prev, v decoder.Value) float64 {
 	if prev.Kind == decoder.KindNone {
 		return 0.5
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // BaselineMisaligned says a class's instance baseline did not decode to
@@ -59,3 +60,31 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	}
 	return rec, err
 }
+
+// BaselineDecodes reports whether data decodes as a baseline of a class
+// with serializer ser to within its last byte, without an error: the
+// cheapest test of a hypothesis about a type a baseline reads. It uses the
+// table only as scratch space.
+func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte) bool {
+	if ser == nil || len(data) == 0 {
+		return true
+	}
+	var r bitio.Reader
+	r.Reset(data)
+	w := t.whatIf
+	t.whatIf = nil
+	_, err := t.readFields(&r, &Class{ID: -1, Name: ser.Name, Serializer: ser}, &Node{}, newOwner(), nil, 0, nil)
+	t.whatIf = w
+	return err == nil && baselineAligned(&r, data)
+}
+
+func (t *Table) markBaselineFailed(classID int32) {
+	if t.failedBase == nil {
+		t.failedBase = map[int32]bool{}
+	}
+	t.failedBase[classID] = true
+}
+
+// BaselineFailed reports whether this table's decode of a class's
+// baseline failed or ended before its last byte.
+func (t *Table) BaselineFailed(classID int32) bool { return t.failedBase[classID] }

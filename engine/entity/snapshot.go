@@ -76,22 +76,32 @@ func (n *Node) own(owner uint32) *Node {
 
 // Rebind links the table's classes and entities to another schema with the
 // same structure (the same serializers, field for field, with perhaps other
-// decoders: the schema under other aliases), and forgets the decoded
-// baselines, so that what is decoded next uses its decoders. It fails when
-// a serializer differs in shape, as state laid out for one would not fit
+// decoders: the schema under other aliases), and forgets the baselines it
+// decoded with serializers that changed, so that what is decoded next
+// uses the new decoders. It fails when the serializer of a class with a
+// live entity differs in shape, as state laid out for one would not fit
 // the other.
 func (t *Table) Rebind(s *schema.Schema) error {
+	live := make(map[int32]bool)
+	for _, e := range t.Entities {
+		if e != nil && e.Class != nil {
+			live[e.Class.ID] = true
+		}
+	}
 	classes := make([]*Class, len(t.Classes))
 	for i, c := range t.Classes {
 		if c == nil {
 			continue
 		}
 		nc := &Class{ID: c.ID, Name: c.Name, Serializer: s.Serializer(c.Name)}
-		if c.Serializer != nil && !sameShape(c.Serializer, nc.Serializer, 0) {
+		// Only state that exists must fit: a class with no entity has none
+		// (its decoded baseline is dropped below when its serializer changed).
+		if live[c.ID] && c.Serializer != nil && nc.Serializer != c.Serializer && !sameShape(c.Serializer, nc.Serializer, 0) {
 			return fmt.Errorf("class %s has another shape under the new schema", c.Name)
 		}
 		classes[i] = nc
 	}
+	old := t.Classes
 	t.Classes = classes
 	t.Game = s.Game
 	for _, e := range t.Entities {
@@ -102,7 +112,11 @@ func (t *Table) Rebind(s *schema.Schema) error {
 		}
 	}
 	t.names = nil
-	clear(t.baseState)
+	for id := range t.baseState {
+		if int(id) >= len(classes) || classes[id] == nil || old[id] == nil || classes[id].Serializer != old[id].Serializer {
+			delete(t.baseState, id) // decoded with other decoders
+		}
+	}
 	return nil
 }
 

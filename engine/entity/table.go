@@ -73,6 +73,7 @@ type Table struct {
 
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
+	failedBase map[int32]bool  // baselines that failed to decode to their end
 	fullFrames int
 	names      map[nameKey]nameEntry
 	whatIf     *WhatIf // overrides for a what-if decode, nil normally
@@ -186,10 +187,12 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 		t.whatIf = w
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
+			t.markBaselineFailed(c.ID)
 			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)
 		}
 		if !baselineAligned(&r, data) {
 			t.Stats.BaselinesMisaligned++
+			t.markBaselineFailed(c.ID)
 		}
 	}
 	t.baseState[c.ID] = n
@@ -329,6 +332,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 				return fail(u, nil, index, start, fmt.Errorf("create with unknown class id %d", classID))
 			}
 			c := t.Classes[classID]
+			if eu != nil {
+				eu.Op, eu.ClassID, eu.Class = provenance.Create, c.ID, c.Name // named even if its baseline fails
+			}
 			base, err := t.baseline(c)
 			if err != nil {
 				return fail(u, nil, index, start, err)

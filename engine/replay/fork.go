@@ -30,12 +30,24 @@ func (r *Replay) Fork() *Replay {
 // values already decoded. It fails when an alias changes the layout of a
 // class's state (an element type read as a string, say); then only a
 // decode from the start can use it.
-func (r *Replay) Realias(a schema.Aliases) error {
+func (r *Replay) Realias(a schema.Aliases) error { return r.realias(a, false) }
+
+// RealiasDecodeOnly is Realias for a replay that is only decoded on: its
+// schema serves Serializer lookups, and its Serializers and Fields are nil
+// (schema.RealiasLazy), which makes a hypothesis cheap to test.
+func (r *Replay) RealiasDecodeOnly(a schema.Aliases) error { return r.realias(a, true) }
+
+func (r *Replay) realias(a schema.Aliases, lazy bool) error {
 	if r.Schema == nil {
 		r.Aliases = a
 		return nil
 	}
-	s := r.Schema.Realias(a)
+	var s *schema.Schema
+	if lazy {
+		s = r.Schema.RealiasLazy(a)
+	} else {
+		s = r.Schema.Realias(a)
+	}
 	if err := r.Entities.Rebind(s); err != nil {
 		return err
 	}

@@ -184,14 +184,16 @@ func applyAliases(f *Field, a Aliases) {
 // markUnknown notes the names decoder choice did not know: the base type
 // whose decoder fell back to the default, and an encoder outside
 // knownEncoders. It runs after aliases, so an aliased name is known.
-func markUnknown(f *Field) {
+func markUnknown(f *Field, g game.Game) {
 	if f.EncoderAsWritten != "" && !knownEncoders[f.Encoder] {
 		f.UnknownEncoder = f.EncoderAsWritten
 	}
+	// A known type read by the default decoder where the seed's table
+	// says so (a handle as a Dota 2 vector element) is not unknown.
 	switch {
-	case f.Model == VariableArray && f.Elem == decDefault && f.Type.Generic != nil:
+	case f.Model == VariableArray && f.Elem == decDefault && f.Type.Generic != nil && !IsKnownType(f.Type.Generic.Base, g):
 		f.UnknownType = f.Type.Generic.Base
-	case (f.Model == Simple || f.Model == FixedArray) && f.Decoder == decDefault:
+	case (f.Model == Simple || f.Model == FixedArray) && f.Decoder == decDefault && !IsKnownType(f.Type.Base, g):
 		f.UnknownType = f.Type.Base
 	}
 }
@@ -255,95 +257,37 @@ func (f *Field) Carries(kind Kind, name string) bool {
 	return f.written.Base == name || (f.written.Generic != nil && f.written.Generic.Base == name)
 }
 
-// Realias returns the schema as ParseWith would build it under aliases a,
-// sharing every serializer and field that no alias of either a or the
-// schema's own aliases touches: a hypothesis about one unknown name costs
-// the fields that carry it and the serializers above them, not a parse.
-func (s *Schema) Realias(a Aliases) *Schema {
-	touched := func(f *Field) bool {
-		for _, m := range []map[string]string{a.Types, s.Aliases.Types} {
-			for name := range m {
-				if f.Carries(KindType, name) {
-					return true
-				}
-			}
-		}
-		for _, m := range []map[string]string{a.Encoders, s.Aliases.Encoders} {
-			for name := range m {
-				if f.Carries(KindEncoder, name) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	fields := map[*Field]*Field{}
+// under is a copy of f with its decoder chosen afresh from the schema as
+// written, under aliases a.
+func (f *Field) under(a Aliases, g game.Game) *Field {
+	c := *f
+	c.Type, c.Encoder = f.written, f.EncoderAsWritten
+	c.Alias, c.Patched, c.Problem, c.Why, c.ElemWhy = "", "", "", "", ""
+	c.UnknownType, c.UnknownEncoder, c.Decoder, c.Elem = "", "", nil, nil
+	applyAliases(&c, a)
+	patchField(&c, g)
+	chooseModel(&c, g)
+	markUnknown(&c, g)
+	return &c
+}
+
+// Carrying returns every field of the schema carrying the name.
+func (s *Schema) Carrying(kind Kind, name string) []*Field {
+	var out []*Field
 	for _, f := range s.Fields {
-		if touched(f) {
-			c := *f
-			c.Type, c.Encoder = f.written, f.EncoderAsWritten
-			c.Alias, c.Patched, c.Problem, c.Why, c.ElemWhy = "", "", "", "", ""
-			c.UnknownType, c.UnknownEncoder, c.Decoder, c.Elem = "", "", nil, nil
-			applyAliases(&c, a)
-			patchField(&c, s.Game)
-			chooseModel(&c, s.Game)
-			markUnknown(&c)
-			fields[f] = &c
+		if f.Carries(kind, name) {
+			out = append(out, f)
 		}
 	}
-	out := &Schema{Game: s.Game, Aliases: a, Fields: make([]*Field, len(s.Fields)), byName: make(map[string]*Serializer, len(s.byName))}
-	sers := map[*Serializer]*Serializer{}
-	var clone func(ser *Serializer, depth int) *Serializer
-	clone = func(ser *Serializer, depth int) *Serializer {
-		if c, ok := sers[ser]; ok {
-			return c
-		}
-		sers[ser] = ser // a cycle (refused by Parse) or a depth cut keeps the original
-		if depth > maxNesting {
-			return ser
-		}
-		var nf []*Field
-		for i, f := range ser.Fields {
-			g := fields[f]
-			if f.Serializer != nil {
-				if sub := clone(f.Serializer, depth+1); sub != f.Serializer {
-					if g == nil {
-						c := *f
-						g = &c
-					}
-					g.Serializer = sub
-					if len(g.Polymorphic) > 0 {
-						g.Polymorphic = append([]*Serializer{sub}, g.Polymorphic[1:]...)
-					}
-				}
-			}
-			if g != nil {
-				if nf == nil {
-					nf = append([]*Field(nil), ser.Fields...)
-				}
-				nf[i] = g
-			}
-		}
-		if nf == nil {
-			return ser
-		}
-		c := &Serializer{Name: ser.Name, Version: ser.Version, Fields: nf}
-		sers[ser] = c
-		return c
-	}
-	out.Serializers = make([]*Serializer, len(s.Serializers))
-	for i, ser := range s.Serializers {
-		out.Serializers[i] = clone(ser, 0)
-	}
-	for name, ser := range s.byName {
-		out.byName[name] = clone(ser, 0)
-	}
-	for i, f := range s.Fields {
-		if g, ok := fields[f]; ok {
-			out.Fields[i] = g
-		} else {
-			out.Fields[i] = f
-		}
+	return out
+}
+
+// Under returns copies of fields as they would be under aliases a in game
+// g; the fields are not changed.
+func Under(fields []*Field, a Aliases, g game.Game) []*Field {
+	out := make([]*Field, len(fields))
+	for i, f := range fields {
+		out[i] = f.under(a, g)
 	}
 	return out
 }

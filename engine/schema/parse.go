@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -61,6 +62,7 @@ type Field struct {
 	Alias                       string
 	EncoderAsWritten            string
 	written                     VarType // Type before aliases
+	id                          int32   // index in the parsed schema's Fields
 }
 
 // Serializer is a class's (or a nested type's) ordered field list.
@@ -69,6 +71,7 @@ type Serializer struct {
 	Version int32
 	Fields  []*Field
 
+	id   int32                 // index in the parsed schema's Serializers
 	hot  atomic.Pointer[[]Hot] // see Hot
 	poly uint8                 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
 }
@@ -132,11 +135,22 @@ type Schema struct {
 	Serializers []*Serializer
 	Fields      []*Field // every distinct field, in message order
 	Aliases     Aliases  // what it was parsed with
-	byName      map[string]*Serializer
+	// under is the parsed schema a Realias copy shares serializers with,
+	// lazy what rebuilds the ones it does not.
+	under     *Schema
+	lazy      *lazySerializers
+	indexOnce sync.Once
+	index     *carriers // see Realias
+	byName    map[string]*Serializer
 }
 
 // Serializer returns the serializer for a class's network name.
-func (s *Schema) Serializer(name string) *Serializer { return s.byName[name] }
+func (s *Schema) Serializer(name string) *Serializer {
+	if s.under == nil {
+		return s.byName[name]
+	}
+	return s.lazy.lookup(s.under.byName[name])
+}
 
 type rawField struct {
 	typeSym, nameSym, encoderSym, sendNodeSym, serNameSym, varSerSym int32
@@ -227,6 +241,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 			types[f.VarType] = t
 		}
 		f.Type = t
+		f.id = int32(len(s.Fields))
 		s.Fields = append(s.Fields, f)
 	}
 	type serKey struct {
@@ -250,7 +265,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 			return nil, fmt.Errorf("serializer %d: %w", i, err)
 		}
 		ser := &sers[i]
-		ser.Name, ser.Version = name, rs.version
+		ser.Name, ser.Version, ser.id = name, rs.version, int32(i)
 		first := len(all)
 		bad := int32(-1)
 		rs.walk(func(fi int32) {
@@ -301,7 +316,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		applyAliases(f, aliases)
 		patchField(f, g)
 		chooseModel(f, g)
-		markUnknown(f)
+		markUnknown(f, g)
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.

@@ -1,0 +1,152 @@
+package infer
+
+import (
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// A checked run keeps a fork to resume from (only the last one before the
+// first misaligned message): one after the first ForkMin bytes, then each
+// time it has decoded a sixteenth of what it had decoded at the last one,
+// and at least ForkMin more. Resuming at the first misaligned message
+// then re-decodes at most a sixteenth of what went before it, and a long
+// file costs a few dozen forks. MaxRounds bounds how many times inference
+// starts again where a decode under what it found misaligns further on.
+const (
+	ForkMin   = 64 << 10
+	MaxRounds = 3
+)
+
+// Checked is a whole-file decode, and what inference made of it.
+type Checked struct {
+	First    *replay.Replay // the decode under the aliases asked for
+	FirstErr error
+	Findings []Finding
+	// Break is the read that breaks alignment: the first read of the
+	// first inferred name in the first misaligned message (nil when
+	// nothing was inferred).
+	Break *Suspect
+	// Aliases are the ones asked for plus the inferred; Last is the
+	// decode under them (First when nothing was inferred).
+	Aliases schema.Aliases
+	Last    *replay.Replay
+	LastErr error
+}
+
+// Options says how far a checked run goes.
+type Options struct {
+	Infer bool // infer unknown names when a message misaligns
+	// Confirm decodes the rest of the file again under what was
+	// inferred, and infers again where a message misaligns further on
+	// (up to MaxRounds times). Without it, inference costs the messages it
+	// tests, and the findings rest on them.
+	Confirm bool
+}
+
+// Run decodes the whole file under aliases a; when a message misaligns and
+// the schema has unknown names, it infers them from the first misaligned
+// message (see Options).
+func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
+	r, fork, err := decode(data, a)
+	if r == nil {
+		return nil, err
+	}
+	ch := &Checked{First: r, FirstErr: err, Aliases: a, Last: r, LastErr: err}
+	if !o.Infer {
+		return ch, nil
+	}
+	for round := 0; round < MaxRounds; round++ {
+		last := ch.Last
+		if last.FirstMisaligned == nil || last.Schema == nil || len(last.Schema.Unknowns()) == 0 {
+			break
+		}
+		at := last.FirstMisaligned.Loc
+		start, err := resumeBefore(data, ch.Aliases, fork, at.Command)
+		if err != nil {
+			break
+		}
+		c := &Case{Start: start, At: at}
+		found, aliases, sus, err := c.infer()
+		if err != nil || len(found) == 0 {
+			break
+		}
+		if ch.Break == nil {
+			ch.Break = sus
+		}
+		ch.Findings = append(ch.Findings, found...)
+		ch.Aliases = aliases
+		if !o.Confirm {
+			break
+		}
+		ch.Last, fork, ch.LastErr = verify(start, aliases)
+		if ch.Last == nil {
+			ch.Last = last
+			break
+		}
+		if nl := ch.Last.FirstMisaligned; nl != nil && (nl.Loc.Command < at.Command || nl.Loc.Command == at.Command && nl.Loc.Message <= at.Message) {
+			break // no further on: another round would find the same
+		}
+	}
+	return ch, nil
+}
+
+// decode runs a whole file, keeping a fork every ForkEvery bytes until the
+// first misaligned message.
+func decode(data []byte, a schema.Aliases) (*replay.Replay, *replay.Replay, error) {
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Aliases = a
+	fork := watchForks(r)
+	err = r.Run(nil)
+	return r, *fork, err
+}
+
+// watchForks makes r keep forks to resume from as it decodes (see ForkMin).
+func watchForks(r *replay.Replay) **replay.Replay {
+	var fork *replay.Replay
+	next := ForkMin
+	r.Hooks.Command = func(c *container.Command) {
+		if r.FirstMisaligned == nil && c.End() >= next && !r.Done {
+			fork, next = r.Fork(), c.End()+max(ForkMin, c.End()/16)
+		}
+	}
+	return &fork
+}
+
+// verify decodes the rest of the file from start (a fork before the
+// first misaligned message) under aliases a: a run as if the whole file had
+// been decoded with them, but for the values decoded before the fork.
+func verify(start *replay.Replay, a schema.Aliases) (*replay.Replay, *replay.Replay, error) {
+	r := start.Fork()
+	if err := r.Realias(a); err != nil {
+		return nil, nil, err
+	}
+	r.FirstMisaligned = nil
+	fork := watchForks(r)
+	err := r.Run(nil)
+	return r, *fork, err
+}
+
+// resumeBefore returns a replay positioned just before command cmd: the
+// fork, or a fresh decode, stepped on.
+func resumeBefore(data []byte, a schema.Aliases, fork *replay.Replay, cmd int) (*replay.Replay, error) {
+	r := fork
+	if r == nil || r.Stats.Commands > cmd {
+		var err error
+		if r, err = replay.Open(data); err != nil {
+			return nil, err
+		}
+		r.Aliases = a
+	} else {
+		r = r.Fork()
+	}
+	if r.Stats.Commands < cmd {
+		if err := r.Run(func(c *container.Command) bool { return c.Index+1 >= cmd }); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,219 @@
+package infer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Group is the known names under which an unknown name's fields decode
+// identically (the same model and decoders for every field): one test
+// stands for all of them.
+type Group struct {
+	Names   []string // the most natural first
+	Fields  int
+	Current bool // decodes as the aliases in force already do
+	sig     string
+	tied    []string
+}
+
+// Hypotheses groups every known name of the kind by how the fields
+// carrying the unknown name would decode under it.
+func Hypotheses(s *schema.Schema, base schema.Aliases, kind schema.Kind, name string) []Group {
+	known := schema.KnownTypes(s.Game)
+	if kind == schema.KindEncoder {
+		known = schema.KnownEncoders()
+	}
+	carrying := s.Carrying(kind, name)
+	current := signature(schema.Under(carrying, base, s.Game))
+	by := map[string]*Group{}
+	var order []string
+	for _, k := range known {
+		fields := schema.Under(carrying, base.With(kind, name, k), s.Game)
+		sig := signature(fields)
+		g := by[sig]
+		if g == nil {
+			g = &Group{Fields: len(fields), Current: sig == current, sig: sig}
+			by[sig] = g
+			order = append(order, sig)
+		}
+		g.Names = append(g.Names, k)
+	}
+	out := make([]Group, 0, len(order))
+	for _, sig := range order {
+		g := by[sig]
+		sort.SliceStable(g.Names, func(i, j int) bool { return preference(g.Names[i]) < preference(g.Names[j]) })
+		out = append(out, *g)
+	}
+	return out
+}
+
+// preferred orders the names of a group: the plain types a reader thinks in
+// first, then the rest as sorted.
+var preferred = []string{
+	"int32", "uint32", "float32", "bool", "uint64", "int64", "CUtlString", "Vector", "QAngle",
+	"CHandle", "CNetworkedQuantizedFloat", "GameTime_t", "coord", "simtime", "normal",
+}
+
+func preference(name string) int {
+	for i, p := range preferred {
+		if p == name {
+			return i
+		}
+	}
+	return len(preferred)
+}
+
+func signature(fields []*schema.Field) string {
+	var b strings.Builder
+	for _, f := range fields {
+		b.WriteString(f.Model.String())
+		for _, d := range []*decoder.Decoder{f.Decoder, f.Elem} {
+			if d != nil {
+				if d.Family == decoder.FamDefault {
+					d = &decoder.Decoder{Family: decoder.FamUnsigned} // reads alike
+				}
+				b.WriteString("|" + d.Describe())
+			}
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// Suspect is an unknown name read where the first misaligned message goes
+// wrong.
+type Suspect struct {
+	Kind schema.Kind
+	Name string
+	// Where it is first read: an update of the message, and either a
+	// field of the message or (InBaseline) of the class's baseline.
+	Update, Field int
+	InBaseline    bool
+	Bit           uint // bit offset of the value, in the message or the baseline
+	Entity        int32
+	Class         string
+	FieldName     string
+	Decoder       string
+	// Evidence for and against: the baseline it is read in failed to
+	// decode to its end; it is read in a baseline that decoded cleanly.
+	BaselineFailed, Cleared bool
+}
+
+// Observed is what one evaluation saw of the first misaligned message:
+// its record and the baselines of the classes it creates, each recorded
+// as the create read it.
+type Observed struct {
+	Rec       *provenance.Message
+	Baselines map[int32]*provenance.Message
+	Data      map[int32][]byte // each of those baselines' bits
+}
+
+// Suspects lists the unknown names read by the first misaligned message
+// up to where it stops making sense, in baselines or in its own data, in
+// order of evidence: names in a baseline that failed to decode first,
+// names read in a baseline that decoded cleanly last, and otherwise in the
+// order they are first read.
+func Suspects(ob *Observed, stopBit uint) []Suspect {
+	seen := map[unknownName]int{}
+	var out []Suspect
+	add := func(f *provenance.Field, u int, entity int32, class string, inBaseline, failed bool) {
+		for _, kn := range unknownNames(f.Schema) {
+			if i, ok := seen[kn]; ok {
+				if inBaseline && !failed {
+					out[i].Cleared = true
+				}
+				if inBaseline && failed {
+					out[i].BaselineFailed = true
+				}
+				continue
+			}
+			seen[kn] = len(out)
+			out = append(out, Suspect{Kind: kn.k, Name: kn.n, Update: u, Field: -1, InBaseline: inBaseline, Bit: f.Start,
+				Entity: entity, Class: class, FieldName: f.Name, Decoder: f.Decoder.Describe(), BaselineFailed: inBaseline && failed, Cleared: inBaseline && !failed})
+		}
+	}
+	rec := ob.Rec
+	for ui := range rec.Updates {
+		u := &rec.Updates[ui]
+		if u.Start > stopBit {
+			break
+		}
+		if u.Op == provenance.Create {
+			if b := ob.Baselines[u.ClassID]; b != nil {
+				for i := range b.Fields {
+					add(&b.Fields[i], ui, u.Index, u.Class, true, b.Err != "")
+				}
+			}
+		}
+		for fi := u.FirstField; fi < u.FirstField+u.NumFields && fi < len(rec.Fields); fi++ {
+			f := &rec.Fields[fi]
+			if f.Start > stopBit {
+				break
+			}
+			n := len(out)
+			add(f, ui, u.Index, u.Class, false, false)
+			for i := n; i < len(out); i++ {
+				out[i].Field = fi
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	if len(out) > MaxNames {
+		out = out[:MaxNames]
+	}
+	return out
+}
+
+func rank(s Suspect) int {
+	switch {
+	case s.BaselineFailed:
+		return 0
+	case s.Cleared:
+		return 2
+	}
+	return 1
+}
+
+// unknownName is a name decoder choice does not know, with its kind.
+type unknownName struct {
+	k schema.Kind
+	n string
+}
+
+func unknownNames(f *schema.Field) []unknownName {
+	var out []unknownName
+	if f == nil {
+		return nil
+	}
+	if f.UnknownType != "" {
+		out = append(out, unknownName{schema.KindType, f.UnknownType})
+	}
+	if f.UnknownEncoder != "" {
+		out = append(out, unknownName{schema.KindEncoder, f.UnknownEncoder})
+	}
+	return out
+}
+
+func evidence(h hypothesis, was Score) string {
+	best := h.sc
+	s := fmt.Sprintf("%d of %d messages from the first misaligned one decode aligned", best.Messages-btoi(best.Failed), best.Messages)
+	if best.Failed {
+		s = fmt.Sprintf("the first misaligned message reads on to bit %d (was %d)", best.Progress, was.Progress)
+	}
+	if h.fixes > 0 {
+		s += fmt.Sprintf("; %d baseline(s) that failed decode to their last bit", h.fixes)
+	}
+	return s
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,438 @@
+// Package infer works out what a name unknown to decoder choice (a type or
+// an encoder a game patch introduced) most likely is. Each hypothesis "the
+// unknown name behaves as known name K" is tested the way a parser author
+// would test it by hand: decode the messages where the file stops making
+// sense with every field of that name read as K (each with its own bit
+// count, range, flags and encoder) and see whether they align. Decoding
+// resumes from a fork of the replay taken just before the first misaligned
+// message, so a hypothesis costs a few messages, not a whole file.
+package infer
+
+import (
+	"sort"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Window is how many packet-entities messages, from the first misaligned
+// one on, a hypothesis must decode aligned to win outright; MaxCommands
+// bounds the commands one test decodes past that message, and MaxNames how
+// many unknown names one inference tries.
+const (
+	Window      = 16
+	MaxCommands = 4000
+	MaxNames    = 24
+)
+
+// Finding is the inference for one unknown name.
+type Finding struct {
+	Kind    schema.Kind
+	Unknown string
+	As      string   // the known name it behaves as
+	Fields  int      // schema fields carrying the unknown name
+	Same    []string // other known names under which the fields decode identically
+	Tied    []string // names that align as well, with less plausible values
+	// Over the test window: messages that aligned of those decoded.
+	Aligned, Messages int
+	Evidence          string
+}
+
+// Score is how well the file decodes under a hypothesis; better scores
+// compare greater (see Better).
+type Score struct {
+	Aligned   int     // packet-entities messages decoded aligned, from the fork on
+	Progress  uint    // in the first failing message, the bit where it stopped making sense
+	Failed    bool    // a message misaligned within the window
+	Anomalies float64 // anomaly weight of the first misaligned message, when it aligns
+	Change    float64 // in the first misaligned message, the mean change of values against the entity's previous ones (0..1)
+	Messages  int     // messages decoded from the first misaligned one on
+}
+
+// Better reports whether a beats b: more messages aligned, then a later
+// failure, then fewer anomalies, then values closer to the previous ones.
+func (a Score) Better(b Score) bool {
+	if a.Aligned != b.Aligned {
+		return a.Aligned > b.Aligned
+	}
+	if a.Failed && b.Failed && a.Progress != b.Progress {
+		return a.Progress > b.Progress
+	}
+	if d := a.Anomalies - b.Anomalies; d < -1e-9 || d > 1e-9 {
+		return d < 0
+	}
+	return a.Change < b.Change-1e-9
+}
+
+// Case is the point to infer from: a replay forked just before the command
+// that holds the first misaligned message, and that message's location.
+type Case struct {
+	Start *replay.Replay
+	At    replay.Location
+
+	buf     *provenance.Message // record buffer, reused
+	scratch *entity.Table       // for baseline tests
+}
+
+// Evaluate decodes from the case's start under aliases a, through the
+// first misaligned message and up to Window messages after it, and scores
+// the result. ob, when non-nil, receives the record of the message at At
+// and of the baselines it creates from.
+func (c *Case) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
+	return c.evaluate(a, ob, Window)
+}
+
+// evaluate is Evaluate over window messages from the first misaligned one.
+func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int) (Score, error) {
+	var rec *provenance.Message
+	if ob != nil {
+		rec = &provenance.Message{}
+		ob.Rec, ob.Baselines, ob.Data = rec, map[int32]*provenance.Message{}, map[int32][]byte{}
+	}
+	r := c.Start.Fork()
+	if err := r.RealiasDecodeOnly(a); err != nil {
+		// The aliases lay out some class's state otherwise (an element
+		// type read as a string): only a decode from the start can use
+		// them.
+		if r, err = resumeBefore(c.Start.Data, a, nil, c.At.Command); err != nil {
+			return Score{Failed: true}, err
+		}
+	}
+	var sc Score
+	from := false // at or past the first misaligned message
+	stop := false
+	commands := 0
+	if c.buf == nil {
+		c.buf = &provenance.Message{}
+	}
+	buf := c.buf
+	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+		if loc.Command == c.At.Command && loc.Message == c.At.Message {
+			if rec != nil {
+				return rec
+			}
+			return buf
+		}
+		return nil
+	}
+	var lookup diagnose.Lookup
+	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, res entity.Result, got *provenance.Message) {
+		if stop {
+			return
+		}
+		if loc.Command > c.At.Command || loc.Command == c.At.Command && loc.Message >= c.At.Message {
+			from = true
+			sc.Messages++
+		}
+		if got != nil && got == rec {
+			for _, u := range got.Updates {
+				if u.Op == provenance.Create && r.Entities.BaselineFailed(u.ClassID) {
+					if _, done := ob.Baselines[u.ClassID]; !done {
+						ob.Baselines[u.ClassID], _ = r.Entities.RecordBaseline(u.ClassID)
+						ob.Data[u.ClassID] = r.Entities.Baseline(u.ClassID)
+					}
+				}
+			}
+		}
+		if res.Misaligned || res.Err != nil {
+			sc.Failed, stop = true, true
+			sc.Progress = res.EndBit
+			if got != nil {
+				if lookup == nil {
+					lookup = exists(r.Entities)
+				}
+				sc.Progress = sensibleUntil(got, diagnose.Message(got, lookup), res.EndBit)
+			}
+			return
+		}
+		sc.Aligned++
+		if got != nil {
+			if lookup == nil {
+				lookup = exists(r.Entities)
+			}
+			rep := diagnose.Message(got, lookup)
+			for _, as := range rep.Anomalies {
+				for _, an := range as {
+					if an.Rule != diagnose.Fallback {
+						sc.Anomalies += an.Score
+					}
+				}
+			}
+			sc.Change = meanChange(got)
+		}
+		if from && sc.Messages >= window {
+			stop = true
+		}
+	}
+	err := r.Run(func(*container.Command) bool {
+		if from {
+			commands++
+		}
+		return stop || commands > MaxCommands
+	})
+	return sc, err
+}
+
+func exists(t *entity.Table) diagnose.Lookup {
+	return func(index, serial int) bool {
+		if index < 0 || index >= entity.MaxEntities {
+			return false
+		}
+		e := t.Entities[index]
+		return e != nil && int(e.Serial) == serial
+	}
+}
+
+// meanChange is the mean relative change of a message's values against the
+// entity's previous ones: game state moves gradually, a misread does not.
+func meanChange(m *provenance.Message) float64 {
+	if len(m.Fields) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range m.Fields {
+		sum += diagnose.Change(m.Fields[i].Prev, m.Fields[i].Value)
+	}
+	return sum / float64(len(m.Fields))
+}
+
+// Infer tries every unknown name of the case's schema that the first
+// misaligned message (or a baseline it decodes) reads, most suspect first,
+// and adopts the first hypothesis that makes the window align; where none
+// does, it adopts any that improves on what is decoded now and goes on
+// with the next name. It returns what it adopted, in order, and the
+// aliases that decode with all of it.
+func Infer(c *Case) ([]Finding, schema.Aliases, error) {
+	found, aliases, _, err := c.infer()
+	return found, aliases, err
+}
+
+// infer is Infer that also returns the first read of the first adopted
+// name: the read that breaks alignment.
+func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
+	aliases := c.Start.Aliases
+	var found []Finding
+	var first *Suspect
+	for len(found) < MaxNames {
+		ob := &Observed{}
+		cur, err := c.Evaluate(aliases, ob)
+		if err != nil || !cur.Failed {
+			return found, aliases, first, err
+		}
+		best, ok := c.best(aliases, ob, Suspects(ob, cur.Progress), cur)
+		if !ok {
+			break
+		}
+		if first == nil {
+			s := best.sus
+			first = &s
+		}
+		aliases = best.aliases
+		found = append(found, best.finding(cur))
+		if !best.sc.Failed {
+			break
+		}
+	}
+	return found, aliases, first, nil
+}
+
+// hypothesis is one suspect read as one group of known names.
+type hypothesis struct {
+	sus     Suspect
+	g       Group
+	fixes   int // failed baselines it makes decode, less clean ones it breaks
+	sc      Score
+	aliases schema.Aliases
+}
+
+func (h *hypothesis) finding(was Score) Finding {
+	return Finding{Kind: h.sus.Kind, Unknown: h.sus.Name, As: h.g.Names[0], Fields: h.g.Fields, Same: h.g.Names[1:],
+		Tied: h.g.tied, Aligned: h.sc.Aligned, Messages: h.sc.Messages, Evidence: evidence(*h, was)}
+}
+
+// MaxFull bounds the hypotheses decoded over the whole window per name
+// adopted; the cheap tests before it pick which.
+const MaxFull = 8
+
+// MaxDataNames bounds the names tried on a message whose baselines all
+// decode, where each test decodes the message.
+const MaxDataNames = 24
+
+// best finds the hypothesis that most improves on cur.
+//
+// Where baselines of the message failed, each hypothesis about a name
+// they read re-decodes just those baselines: the cheapest test there is,
+// and only those that mend the most go on. Otherwise the names read in
+// the message's own data are tried, those read before it stops
+// making sense, in the order they are first read (up to MaxDataNames).
+// Each hypothesis decodes the message alone; trying names stops at the
+// first under which the message aligns. The best few then decode the
+// whole window.
+func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score) (hypothesis, bool) {
+	hyps := func(s Suspect) []hypothesis {
+		var hs []hypothesis
+		for _, g := range Hypotheses(c.Start.Schema, base, s.Kind, s.Name) {
+			if !g.Current {
+				hs = append(hs, hypothesis{sus: s, g: g, aliases: base.With(s.Kind, s.Name, g.Names[0])})
+			}
+		}
+		return hs
+	}
+	var hs []hypothesis
+	for _, s := range sus {
+		if s.BaselineFailed {
+			hs = append(hs, hyps(s)...)
+		}
+	}
+	if c.baselineTest(ob, hs) {
+		hs = topBy(hs, func(h *hypothesis) int { return h.fixes })
+		if len(hs) > 1 {
+			for i := range hs {
+				hs[i].sc, _ = c.evaluate(hs[i].aliases, nil, 1)
+			}
+		}
+	} else {
+		hs = hs[:0]
+		data := make([]Suspect, 0, len(sus))
+		for _, s := range sus {
+			if !s.InBaseline {
+				data = append(data, s)
+			}
+		}
+		for n, s := range data {
+			if n == MaxDataNames {
+				break
+			}
+			aligned := false
+			for _, h := range hyps(s) {
+				h.sc, _ = c.evaluate(h.aliases, nil, 1)
+				aligned = aligned || !h.sc.Failed
+				hs = append(hs, h)
+			}
+			if aligned {
+				break
+			}
+		}
+	}
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].sc.Better(hs[j].sc) })
+	n := 0
+	for n < len(hs) && n < MaxFull && (hs[n].sc.Better(cur) || hs[n].fixes > 0) && !hs[0].sc.Better(hs[n].sc) {
+		n++
+	}
+	hs = hs[:n]
+	for i := range hs {
+		if hs[i].sc.Messages < Window && !hs[i].sc.Failed {
+			hs[i].sc, _ = c.evaluate(hs[i].aliases, nil, Window)
+		}
+	}
+	if len(hs) == 0 {
+		return hypothesis{}, false
+	}
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].sc.Better(hs[j].sc) })
+	b := hs[0]
+	// Adopted: a hypothesis under which the message aligns, or one that
+	// mends baselines (another name may still break the message). Reading
+	// on further in a message that still fails is no evidence: garbage
+	// can read on as well.
+	if !b.sc.Better(cur) || (b.sc.Failed && b.fixes == 0) {
+		return hypothesis{}, false
+	}
+	for _, h := range hs[1:] {
+		if h.sc.Aligned == b.sc.Aligned && !h.sc.Failed && !b.sc.Failed && h.sus.Name == b.sus.Name {
+			b.g.tied = append(b.g.tied, h.g.Names[0])
+		}
+	}
+	return b, true
+}
+
+// baselineTest scores each hypothesis by the baselines of the message it
+// fixes; false when no baseline failed or none is fixed.
+func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
+	var failed, clean []int32
+	for id, b := range ob.Baselines {
+		switch {
+		case b == nil:
+		case b.Err != "":
+			failed = append(failed, id)
+		default:
+			clean = append(clean, id)
+		}
+	}
+	if len(failed) == 0 {
+		return false
+	}
+	if c.scratch == nil {
+		c.scratch = entity.NewTable()
+	}
+	className := map[int32]string{}
+	for _, u := range ob.Rec.Updates {
+		className[u.ClassID] = u.Class
+	}
+	fixed := false
+	for i := range hs {
+		h := &hs[i]
+		if !h.sus.BaselineFailed {
+			continue // cannot mend a baseline it is not read in
+		}
+		s := c.Start.Schema.RealiasLazy(h.aliases)
+		for _, id := range failed {
+			if c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id]) {
+				h.fixes++
+			}
+		}
+		if h.fixes == 0 {
+			continue
+		}
+		for _, id := range clean {
+			if reads(ob.Baselines[id], h.sus) && !c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id]) {
+				h.fixes--
+			}
+		}
+		fixed = fixed || h.fixes > 0
+	}
+	return fixed
+}
+
+// reads reports whether a recorded baseline reads the suspect's name.
+func reads(m *provenance.Message, s Suspect) bool {
+	for i := range m.Fields {
+		if f := m.Fields[i].Schema; f != nil && f.Carries(s.Kind, s.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// topBy keeps the hypotheses with the highest positive key.
+func topBy(hs []hypothesis, key func(*hypothesis) int) []hypothesis {
+	best := 0
+	for i := range hs {
+		best = max(best, key(&hs[i]))
+	}
+	var out []hypothesis
+	for i := range hs {
+		if k := key(&hs[i]); k > 0 && k == best {
+			out = append(out, hs[i])
+		}
+	}
+	return out
+}
+
+// sensibleUntil is the bit where a failed message stops making sense: its
+// first value with a strong anomaly (a fallback read is none: it is the
+// seed's rule for enums and ids), else where the decode stopped.
+func sensibleUntil(m *provenance.Message, rep diagnose.Report, end uint) uint {
+	for i, as := range rep.Anomalies {
+		for _, a := range as {
+			if a.Rule != diagnose.Fallback && a.Score >= diagnose.Threshold {
+				return min(m.Fields[i].Start, end)
+			}
+		}
+	}
+	return end
+}
