@@ -298,6 +298,9 @@ func Change(prev, v decoder.Value) float64 {
 		return 0.5
 	}
 	d := math.Abs(a-b) / (math.Abs(a) + 1)
+	if math.IsNaN(d) {
+		return 1
+	}
 	return math.Min(d, 1)
 }
 

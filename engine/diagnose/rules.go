@@ -144,6 +144,9 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 			out = append(out, hit(DanglingHandle, "%s", v))
 		}
 	case decoder.KindString:
+		if fam == decoder.FamBinaryBlock {
+			break // bytes, not text
+		}
 		s := v.Str()
 		if !utf8.ValidString(s) {
 			out = append(out, hit(NotUTF8, "%q", s))

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dembug/dembug/engine/bitio"
@@ -53,7 +54,7 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	rec.Updates[0].End = r.Pos()
 	switch {
 	case err != nil:
-		rec.Err, rec.Problem = err.Error(), provenance.OtherError
+		rec.Err, rec.Problem, rec.ErrField = err.Error(), provenance.OtherError, pathField(err)
 	case !baselineAligned(&r, data):
 		err = &BaselineMisaligned{Class: c.Name, EndBit: r.Pos(), Bits: rec.DataBits}
 		rec.Err, rec.Problem = err.Error(), provenance.Unread
@@ -63,17 +64,23 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 
 // BaselineDecodes reports whether data decodes as a baseline of a class
 // with serializer ser to within its last byte, without an error: the
-// cheapest test of a hypothesis about a type a baseline reads. It uses the
-// table only as scratch space.
-func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte) bool {
+// cheapest test of a hypothesis about a type a baseline reads. With rec
+// non-nil the decode is recorded there (one update, as RecordBaseline
+// does). It uses the table only as scratch space.
+func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte, rec *provenance.Message) bool {
 	if ser == nil || len(data) == 0 {
 		return true
+	}
+	if rec != nil {
+		rec.Reset()
+		rec.DataBits = uint(len(data)) * 8
+		rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: -1, ClassID: -1, Class: ser.Name, Op: provenance.Create})
 	}
 	var r bitio.Reader
 	r.Reset(data)
 	w := t.whatIf
 	t.whatIf = nil
-	_, err := t.readFields(&r, &Class{ID: -1, Name: ser.Name, Serializer: ser}, &Node{}, newOwner(), nil, 0, nil)
+	_, err := t.readFields(&r, &Class{ID: -1, Name: ser.Name, Serializer: ser}, &Node{}, newOwner(), rec, 0, nil)
 	t.whatIf = w
 	return err == nil && baselineAligned(&r, data)
 }
@@ -88,3 +95,12 @@ func (t *Table) markBaselineFailed(classID int32) {
 // BaselineFailed reports whether this table's decode of a class's
 // baseline failed or ended before its last byte.
 func (t *Table) BaselineFailed(classID int32) bool { return t.failedBase[classID] }
+
+// pathField is the field a path error names, or nil.
+func pathField(err error) *schema.Field {
+	var pe *PathError
+	if errors.As(err, &pe) {
+		return pe.Field
+	}
+	return nil
+}

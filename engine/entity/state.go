@@ -135,6 +135,9 @@ func (tg *target) value() *decoder.Value {
 type PathError struct {
 	Path fieldpath.Path
 	Msg  string
+	// Field is the field the path does not fit, where it reached one:
+	// its model (from its type) is what the path disagrees with.
+	Field *schema.Field
 }
 
 func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
@@ -146,22 +149,22 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 		hot := ser.Hot()
 		idx := p.Idx[i]
 		if int(idx) >= len(hot) {
-			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields))}
+			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields)), nil}
 		}
 		h := &hot[idx]
 		switch h.Model {
 		case schema.Simple:
 			if i != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			k := p.Idx[i+1]
 			if k >= h.Count {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count)}
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count), ser.Fields[idx]}
 			}
 			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k, bound: h.Count}, nil
 		case schema.FixedTable:
@@ -181,11 +184,11 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
 			}
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen)}
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
 			}
 			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k, bound: MaxArrayLen}, nil
 		case schema.VariableTable:
@@ -194,10 +197,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen)}
+				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
 			}
 			if i+1 == p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name)}
+				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Fields), owner)
 			i++

@@ -231,7 +231,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		res.Err, res.Misaligned, res.EndBit = ee, true, r.Pos()
 		if rec != nil {
-			rec.Err, rec.EndBit, rec.Problem = ee.Error(), r.Pos(), problemOf(err)
+			rec.Err, rec.EndBit, rec.Problem, rec.ErrField = ee.Error(), r.Pos(), problemOf(err), pathField(err)
 			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == "" {
 				rec.Updates[len(rec.Updates)-1].Err = err.Error()
 			}

@@ -102,6 +102,13 @@ type Suspect struct {
 	// Evidence for and against: the baseline it is read in failed to
 	// decode to its end; it is read in a baseline that decoded cleanly.
 	BaselineFailed, Cleared bool
+	// PathMismatch: a field path did not fit the field (its unknown type
+	// gave it the wrong shape).
+	PathMismatch bool
+	// EnumLike: every value the default decoder read for it was a short
+	// varint of a small number, as enums and ids are (the seed's reason for
+	// reading them so): weak evidence that the default is right for it.
+	EnumLike bool
 }
 
 // Observed is what one evaluation saw of the first misaligned message:
@@ -137,7 +144,32 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 				Entity: entity, Class: class, FieldName: f.Name, Decoder: f.Decoder.Describe(), BaselineFailed: inBaseline && failed, Cleared: inBaseline && !failed})
 		}
 	}
+	// A path that did not fit a field whose type is unknown: its shape
+	// (from the type) is what is wrong, and there is no value read to
+	// see it by.
+	mismatch := func(m *provenance.Message, u int, bit uint, inBaseline bool) {
+		if m == nil || m.ErrField == nil || u < 0 || u >= len(ob.Rec.Updates) {
+			return
+		}
+		eu := &ob.Rec.Updates[u]
+		for _, kn := range unknownNames(m.ErrField) {
+			if _, ok := seen[kn]; !ok {
+				seen[kn] = len(out)
+				out = append(out, Suspect{Kind: kn.k, Name: kn.n, Update: u, Field: -1, InBaseline: inBaseline, Bit: bit,
+					Entity: eu.Index, Class: eu.Class, FieldName: m.ErrField.Name, Decoder: "(path does not fit)",
+					BaselineFailed: inBaseline, PathMismatch: true})
+			}
+		}
+	}
 	rec := ob.Rec
+	for ui := range rec.Updates {
+		if u := &rec.Updates[ui]; u.Op == provenance.Create && u.Start <= stopBit {
+			if b := ob.Baselines[u.ClassID]; b != nil {
+				mismatch(b, ui, b.EndBit, true)
+			}
+		}
+	}
+	mismatch(rec, len(rec.Updates)-1, rec.EndBit, false)
 	for ui := range rec.Updates {
 		u := &rec.Updates[ui]
 		if u.Start > stopBit {
@@ -158,7 +190,12 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 			n := len(out)
 			add(f, ui, u.Index, u.Class, false, false)
 			for i := n; i < len(out); i++ {
-				out[i].Field = fi
+				out[i].Field, out[i].EnumLike = fi, true
+			}
+			for _, kn := range unknownNames(f.Schema) {
+				if i := seen[kn]; !out[i].InBaseline && !enumLike(f) {
+					out[i].EnumLike = false
+				}
 			}
 		}
 	}
@@ -171,12 +208,22 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 
 func rank(s Suspect) int {
 	switch {
+	case s.PathMismatch:
+		return -1
 	case s.BaselineFailed:
 		return 0
 	case s.Cleared:
+		return 3
+	case s.EnumLike:
 		return 2
 	}
 	return 1
+}
+
+// enumLike reports whether a value read by the default decoder looks like
+// what the default is right for: a varint of at most two bytes.
+func enumLike(f *provenance.Field) bool {
+	return f.Decoder != nil && f.Decoder.Family == decoder.FamDefault && f.Bits <= 16
 }
 
 // unknownName is a name decoder choice does not know, with its kind.

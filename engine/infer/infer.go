@@ -49,6 +49,7 @@ type Score struct {
 	Aligned   int     // packet-entities messages decoded aligned, from the fork on
 	Progress  uint    // in the first failing message, the bit where it stopped making sense
 	Failed    bool    // a message misaligned within the window
+	End       uint    // where the failing message's decode stopped
 	Anomalies float64 // anomaly weight of the first misaligned message, when it aligns
 	Change    float64 // in the first misaligned message, the mean change of values against the entity's previous ones (0..1)
 	Messages  int     // messages decoded from the first misaligned one on
@@ -141,7 +142,7 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int) (Score, erro
 		}
 		if res.Misaligned || res.Err != nil {
 			sc.Failed, stop = true, true
-			sc.Progress = res.EndBit
+			sc.Progress, sc.End = res.EndBit, res.EndBit
 			if got != nil {
 				if lookup == nil {
 					lookup = exists(r.Entities)
@@ -155,14 +156,7 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int) (Score, erro
 			if lookup == nil {
 				lookup = exists(r.Entities)
 			}
-			rep := diagnose.Message(got, lookup)
-			for _, as := range rep.Anomalies {
-				for _, an := range as {
-					if an.Rule != diagnose.Fallback {
-						sc.Anomalies += an.Score
-					}
-				}
-			}
+			sc.Anomalies += anomalyWeight(diagnose.Message(got, lookup))
 			sc.Change = meanChange(got)
 		}
 		if from && sc.Messages >= window {
@@ -224,7 +218,7 @@ func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 		if err != nil || !cur.Failed {
 			return found, aliases, first, err
 		}
-		best, ok := c.best(aliases, ob, Suspects(ob, cur.Progress), cur)
+		best, ok := c.best(aliases, ob, Suspects(ob, cur.End), cur)
 		if !ok {
 			break
 		}
@@ -246,6 +240,8 @@ type hypothesis struct {
 	sus     Suspect
 	g       Group
 	fixes   int // failed baselines it makes decode, less clean ones it breaks
+	// baseAnomalies weighs the anomalies of the baselines it mends.
+	baseAnomalies float64
 	sc      Score
 	aliases schema.Aliases
 }
@@ -290,10 +286,16 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 		}
 	}
 	if c.baselineTest(ob, hs) {
-		hs = topBy(hs, func(h *hypothesis) int { return h.fixes })
+		// Mending a baseline can be chance (an enum read as a bool may
+		// make up the bits another name misread): every mender decodes the
+		// message, most mended first.
+		hs = menders(hs)
+		if len(hs) > MaxFull {
+			hs = hs[:MaxFull]
+		}
 		if len(hs) > 1 {
 			for i := range hs {
-				hs[i].sc, _ = c.evaluate(hs[i].aliases, nil, 1)
+				hs[i].sc = c.score(&hs[i], 1)
 			}
 		}
 	} else {
@@ -310,7 +312,7 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 			}
 			aligned := false
 			for _, h := range hyps(s) {
-				h.sc, _ = c.evaluate(h.aliases, nil, 1)
+				h.sc = c.score(&h, 1)
 				aligned = aligned || !h.sc.Failed
 				hs = append(hs, h)
 			}
@@ -319,15 +321,22 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 			}
 		}
 	}
-	sort.SliceStable(hs, func(i, j int) bool { return hs[i].sc.Better(hs[j].sc) })
+	sort.SliceStable(hs, func(i, j int) bool {
+		if hs[i].sc.Better(hs[j].sc) || hs[j].sc.Better(hs[i].sc) {
+			return hs[i].sc.Better(hs[j].sc)
+		}
+		return hs[i].fixes > hs[j].fixes
+	})
+	// On: every hypothesis under which the message aligns, or failing
+	// that the best one.
 	n := 0
-	for n < len(hs) && n < MaxFull && (hs[n].sc.Better(cur) || hs[n].fixes > 0) && !hs[0].sc.Better(hs[n].sc) {
+	for n < len(hs) && n < MaxFull && (hs[n].sc.Better(cur) || hs[n].fixes > 0) && (n == 0 || !hs[n].sc.Failed) {
 		n++
 	}
 	hs = hs[:n]
 	for i := range hs {
 		if hs[i].sc.Messages < Window && !hs[i].sc.Failed {
-			hs[i].sc, _ = c.evaluate(hs[i].aliases, nil, Window)
+			hs[i].sc = c.score(&hs[i], Window)
 		}
 	}
 	if len(hs) == 0 {
@@ -369,6 +378,9 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 	if c.scratch == nil {
 		c.scratch = entity.NewTable()
 	}
+	if c.buf == nil {
+		c.buf = &provenance.Message{}
+	}
 	className := map[int32]string{}
 	for _, u := range ob.Rec.Updates {
 		className[u.ClassID] = u.Class
@@ -381,15 +393,18 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 		}
 		s := c.Start.Schema.RealiasLazy(h.aliases)
 		for _, id := range failed {
-			if c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id]) {
+			if c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id], c.buf) {
 				h.fixes++
+				// What the mended baseline holds counts too: bits made up
+				// by chance read as implausible values.
+				h.baseAnomalies += anomalyWeight(diagnose.Message(c.buf, nil))
 			}
 		}
 		if h.fixes == 0 {
 			continue
 		}
 		for _, id := range clean {
-			if reads(ob.Baselines[id], h.sus) && !c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id]) {
+			if reads(ob.Baselines[id], h.sus) && !c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id], nil) {
 				h.fixes--
 			}
 		}
@@ -408,18 +423,15 @@ func reads(m *provenance.Message, s Suspect) bool {
 	return false
 }
 
-// topBy keeps the hypotheses with the highest positive key.
-func topBy(hs []hypothesis, key func(*hypothesis) int) []hypothesis {
-	best := 0
-	for i := range hs {
-		best = max(best, key(&hs[i]))
-	}
+// menders keeps the hypotheses that mend a baseline, most mended first.
+func menders(hs []hypothesis) []hypothesis {
 	var out []hypothesis
-	for i := range hs {
-		if k := key(&hs[i]); k > 0 && k == best {
-			out = append(out, hs[i])
+	for _, h := range hs {
+		if h.fixes > 0 {
+			out = append(out, h)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].fixes > out[j].fixes })
 	return out
 }
 
@@ -435,4 +447,29 @@ func sensibleUntil(m *provenance.Message, rep diagnose.Report, end uint) uint {
 		}
 	}
 	return end
+}
+
+// anomalyWeight adds up a report's anomaly scores, fallback reads aside
+// (they are the seed's rule, not a symptom).
+func anomalyWeight(rep diagnose.Report) float64 {
+	w := 0.0
+	for _, as := range rep.Anomalies {
+		for _, a := range as {
+			if a.Rule != diagnose.Fallback {
+				w += a.Score
+			}
+		}
+	}
+	return w
+}
+
+// score evaluates a hypothesis over window messages, counting the
+// anomalies of the baselines it mends with the message's.
+func (c *Case) score(h *hypothesis, window int) Score {
+	sc, err := c.evaluate(h.aliases, nil, window)
+	if err != nil {
+		return Score{Failed: true}
+	}
+	sc.Anomalies += h.baseAnomalies
+	return sc
 }

@@ -82,6 +82,10 @@ type Message struct {
 	EndBit                      uint // where decoding stopped
 	Err                         string
 	Problem                     Problem // what Err is about
+	// ErrField is the field a field path did not fit, when that is what
+	// Err is: its type gives it a shape (array, nested table) the path
+	// disagrees with.
+	ErrField *schema.Field
 }
 
 // Reset empties the record for reuse.
@@ -89,7 +93,7 @@ func (m *Message) Reset() {
 	m.Updates = m.Updates[:0]
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
-	m.DataBits, m.EndBit, m.Err, m.Problem = 0, 0, "", NoProblem
+	m.DataBits, m.EndBit, m.Err, m.Problem, m.ErrField = 0, 0, "", NoProblem, nil
 	m.DeletionStart, m.DeletionBits, m.Deletions, m.BadDeletions = 0, 0, 0, 0
 }
 
