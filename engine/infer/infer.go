@@ -237,13 +237,13 @@ func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 
 // hypothesis is one suspect read as one group of known names.
 type hypothesis struct {
-	sus     Suspect
-	g       Group
-	fixes   int // failed baselines it makes decode, less clean ones it breaks
+	sus   Suspect
+	g     Group
+	fixes int // failed baselines it makes decode, less clean ones it breaks
 	// baseAnomalies weighs the anomalies of the baselines it mends.
 	baseAnomalies float64
-	sc      Score
-	aliases schema.Aliases
+	sc            Score
+	aliases       schema.Aliases
 }
 
 func (h *hypothesis) finding(was Score) Finding {

@@ -10,7 +10,9 @@ import (
 
 // aliasSchema has an unknown type, an unknown encoder, a known type in a
 // vector, and a nested serializer holding an unknown type.
-func aliasSchema(t *testing.T, a schema.Aliases) *schema.Schema { return aliasSchemaFor(t, a, game.Dota2) }
+func aliasSchema(t *testing.T, a schema.Aliases) *schema.Schema {
+	return aliasSchemaFor(t, a, game.Dota2)
+}
 
 func aliasSchemaFor(t *testing.T, a schema.Aliases, g game.Game) *schema.Schema {
 	t.Helper()
