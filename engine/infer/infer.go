@@ -9,7 +9,10 @@
 package infer
 
 import (
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/diagnose"
@@ -78,6 +81,7 @@ type Case struct {
 
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
+	workers []*Case             // for scoreAll, each with a fork of Start
 }
 
 // Evaluate decodes from the case's start under aliases a, through the
@@ -85,11 +89,14 @@ type Case struct {
 // the result. ob, when non-nil, receives the record of the message at At
 // and of the baselines it creates from.
 func (c *Case) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
-	return c.evaluate(a, ob, Window)
+	return c.evaluate(a, ob, Window, true)
 }
 
-// evaluate is Evaluate over window messages from the first misaligned one.
-func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int) (Score, error) {
+// evaluate is Evaluate over window messages from the first misaligned one;
+// without record the message is not recorded, and the score has no
+// anomalies, change or sensible-until point (a failure's Progress is
+// where its decode stopped).
+func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool) (Score, error) {
 	var rec *provenance.Message
 	if ob != nil {
 		rec = &provenance.Message{}
@@ -113,11 +120,17 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int) (Score, erro
 	}
 	buf := c.buf
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if loc.Command == c.At.Command && loc.Message == c.At.Message {
+		if (record || rec != nil) && loc.Command == c.At.Command && loc.Message == c.At.Message {
+			m := buf
 			if rec != nil {
-				return rec
+				m = rec
 			}
-			return buf
+			// Grown once to what the message may hold (a field takes 16
+			// bits or more), not by doubling over thousands of fields.
+			if want := loc.MsgSize / 2; cap(m.Fields) < want {
+				m.Fields = make([]provenance.Field, 0, want)
+			}
+			return m
 		}
 		return nil
 	}
@@ -293,10 +306,15 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 		if len(hs) > MaxFull {
 			hs = hs[:MaxFull]
 		}
-		if len(hs) > 1 {
-			for i := range hs {
-				hs[i].sc = c.score(&hs[i], 1)
+		// Most mended, most plausible first; once one aligns the whole
+		// window, those that mend less or read less plausibly are not
+		// decoded.
+		for i := range hs {
+			if i > 0 && !hs[i-1].sc.Failed && hs[i-1].sc.Messages >= Window && menderWorse(hs[i], hs[i-1]) {
+				hs = hs[:i]
+				break
 			}
+			hs[i].sc = c.score(&hs[i], Window, false)
 		}
 	} else {
 		hs = hs[:0]
@@ -310,11 +328,12 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 			if n == MaxDataNames {
 				break
 			}
+			nh := hyps(s)
+			c.scoreAll(nh, 1)
+			hs = append(hs, nh...)
 			aligned := false
-			for _, h := range hyps(s) {
-				h.sc = c.score(&h, 1)
+			for _, h := range nh {
 				aligned = aligned || !h.sc.Failed
-				hs = append(hs, h)
 			}
 			if aligned {
 				break
@@ -336,11 +355,17 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 	hs = hs[:n]
 	for i := range hs {
 		if hs[i].sc.Messages < Window && !hs[i].sc.Failed {
-			hs[i].sc = c.score(&hs[i], Window)
+			hs[i].sc = c.score(&hs[i], Window, true)
 		}
 	}
 	if len(hs) == 0 {
 		return hypothesis{}, false
+	}
+	// Alike in alignment: the values decide, so record those.
+	if tied := alignedAlike(hs); len(tied) > 1 {
+		for _, i := range tied {
+			hs[i].sc = c.score(&hs[i], Window, true)
+		}
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].sc.Better(hs[j].sc) })
 	b := hs[0]
@@ -393,7 +418,8 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 		}
 		s := c.Start.Schema.RealiasLazy(h.aliases)
 		for _, id := range failed {
-			if c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id], c.buf) {
+			if ser := s.Serializer(className[id]); c.scratch.BaselineDecodes(ser, ob.Data[id], nil) {
+				c.scratch.BaselineDecodes(ser, ob.Data[id], c.buf)
 				h.fixes++
 				// What the mended baseline holds counts too: bits made up
 				// by chance read as implausible values.
@@ -431,8 +457,17 @@ func menders(hs []hypothesis) []hypothesis {
 			out = append(out, h)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].fixes > out[j].fixes })
+	sort.SliceStable(out, func(i, j int) bool { return menderWorse(out[j], out[i]) })
 	return out
+}
+
+// menderWorse reports whether a mends fewer baselines than b, or as many
+// with less plausible values.
+func menderWorse(a, b hypothesis) bool {
+	if a.fixes != b.fixes {
+		return a.fixes < b.fixes
+	}
+	return a.baseAnomalies > b.baseAnomalies+1e-9
 }
 
 // sensibleUntil is the bit where a failed message stops making sense: its
@@ -465,11 +500,51 @@ func anomalyWeight(rep diagnose.Report) float64 {
 
 // score evaluates a hypothesis over window messages, counting the
 // anomalies of the baselines it mends with the message's.
-func (c *Case) score(h *hypothesis, window int) Score {
-	sc, err := c.evaluate(h.aliases, nil, window)
+func (c *Case) score(h *hypothesis, window int, record bool) Score {
+	sc, err := c.evaluate(h.aliases, nil, window, record)
 	if err != nil {
 		return Score{Failed: true}
 	}
 	sc.Anomalies += h.baseAnomalies
 	return sc
+}
+
+// alignedAlike lists the hypotheses that align the whole window, when
+// more than one does.
+func alignedAlike(hs []hypothesis) []int {
+	var out []int
+	for i := range hs {
+		if !hs[i].sc.Failed && hs[i].sc.Messages >= Window {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// scoreAll scores hypotheses unrecorded over window messages, on as many
+// goroutines as there are cores: each worker resumes from a fork of its
+// own, since forking writes to the replay forked.
+func (c *Case) scoreAll(hs []hypothesis, window int) {
+	n := min(runtime.GOMAXPROCS(0), len(hs))
+	if n <= 1 {
+		for i := range hs {
+			hs[i].sc = c.score(&hs[i], window, false)
+		}
+		return
+	}
+	for len(c.workers) < n {
+		c.workers = append(c.workers, &Case{Start: c.Start.Fork(), At: c.At})
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, w := range c.workers[:n] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(hs); i = int(next.Add(1)) - 1 {
+				hs[i].sc = w.score(&hs[i], window, false)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -30,6 +30,7 @@ type Location struct {
 	Message int            // inner message index within the packet, -1 for none
 	MsgType uint32         // inner message id
 	MsgBit  uint           // bit offset of the inner message within the packet data
+	MsgSize int            // inner message body size in bytes
 }
 
 // Stats counts what a run decoded.
@@ -335,7 +336,7 @@ func (r *Replay) packet(data []byte, loc Location) error {
 				continue
 			}
 			l := loc
-			l.Message, l.MsgType, l.MsgBit = m.Index, m.Type, m.Bit
+			l.Message, l.MsgType, l.MsgBit, l.MsgSize = m.Index, m.Type, m.Bit, len(m.Body)
 			if pass == 0 {
 				r.Stats.Messages++
 			}
