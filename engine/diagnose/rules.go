@@ -30,6 +30,7 @@ const (
 	HugeArray      Rule = "variable array longer than any sane bound"
 	Fallback       Rule = "decoded by the fallback decoder (type unknown)"
 	PathOutside    Rule = "field path outside the serializer"
+	PathOrder      Rule = "field path does not follow the one before"
 	UnreadBits     Rule = "bits left unread at the end of the entity data"
 	OverRead       Rule = "read past the end of the entity data"
 	BadDeletion    Rule = "deletion of an entity that does not exist"
@@ -48,6 +49,7 @@ var Explanations = map[Rule]string{
 	HugeArray:      "a variable array length in the thousands usually is other data read as a length.",
 	Fallback:       "the field's type has no known decoder, so it was read as an unsigned varint; if that guess is wrong every later bit shifts.",
 	PathOutside:    "a field path indexes past the serializer: the path bits were read from the wrong place.",
+	PathOrder:      "Valve writes an update's field paths in increasing order (every shared replay does); a path at or before the previous one was read from bits that belong to something else.",
 	UnreadBits:     "the updates ended a byte or more before the data did: some field read too few bits.",
 	OverRead:       "the updates needed more bits than the data holds: some field read too many.",
 	BadDeletion:    "the deletion list that ends a delta message names entities that are not there: it was read from bits that belong to something else.",
@@ -57,7 +59,7 @@ var Explanations = map[Rule]string{
 var Scores = map[Rule]float64{
 	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, OutOfTypeRange: 0.7,
 	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
-	PathOutside: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
+	PathOutside: 1, PathOrder: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
 }
 
 // Anomaly is one rule tripped by one field.
