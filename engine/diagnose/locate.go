@@ -36,6 +36,9 @@ type Fix struct {
 	Name    string
 	WhatIf  entity.WhatIf
 	Explain string // "m_flFoo read with raw 32-bit float aligns the message"
+	// Ambiguous counts the bit positions where the same edit gives the
+	// same data (a run of equal bits); 1 or 0 when the place is certain.
+	Ambiguous uint
 	Report  Report
 	Record  *provenance.Message
 }
@@ -153,44 +156,32 @@ func clean(res entity.Result, rep Report) bool {
 var ErrNoFix = errors.New("no single decoder change or bit edit near the suspect makes the message align")
 
 // Locate searches for the what-if that best explains a misaligned
-// message: another decoder for one field, or a bit inserted or dropped at a
-// field's path op or value, or anywhere in the update whose paths could not
-// be read. A candidate must make the whole message decode aligned with no
-// strong anomaly; among those, the one with the weakest anomalies and the
-// values closest to the entity's previous ones wins (game state changes
-// gradually; a shifted read does not), then the earliest. The search covers
-// the fields up to the first strong anomaly, since a shift shows up after
+// message: another decoder for one field, or a bit inserted or dropped
+// anywhere in the BitWindow bits before the point where the message stops
+// making sense (searchBits). A candidate must make the whole message decode
+// aligned with no strong anomaly; among those, the one with the weakest
+// anomalies and the values closest to the entity's previous ones wins
+// (game state changes gradually; a shifted read does not). Decoder changes
+// are tried for the fields up to that point, since a shift shows up after
 // the field that caused it.
 func (c *Case) Locate() (*Fix, error) {
 	fields := c.Record.Fields
+	end := SensibleUntil(c.Record, c.Report)
 	last := len(fields) - 1
-	if c.Report.First != nil && c.Report.First.Field >= 0 {
-		last = c.Report.First.Field
+	for i := range fields {
+		if fields[i].Start >= end {
+			last = i
+			break
+		}
 	}
 	var best *Fix
 	var bestCost float64
 	tries := 0
 	limit := min(MaxTries, MaxDecodeBytes/max(1, len(c.Msg.EntityData)))
-	try := func(w entity.WhatIf, orig *provenance.Field) {
-		if tries >= limit {
-			return
-		}
-		tries++
-		res, rec, rep := c.Try(w)
-		if !clean(res, rep) {
-			return
-		}
-		cost := anomalyWeight(rep) + continuity(rec)
-		if w.Decoder != nil && orig != nil && kindOf(w.Decoder.Family) != kindOf(orig.Decoder.Family) {
-			cost += 0.25 // a float stays a float more often than it becomes a vector
-		}
-		// Ties: a decoder change at the earliest field wins, but a bit edit
-		// at the latest: a bit dropped from a run of equal bits can be put
-		// back anywhere in the run, and the damage is at the run's end,
-		// nearest the first symptom.
-		better := best == nil || cost < bestCost-1e-9 ||
-			(cost <= bestCost+1e-9 && w.Decoder == nil && best.WhatIf.Decoder == nil)
-		if better {
+	consider := func(w entity.WhatIf, orig *provenance.Field, rec *provenance.Message, rep Report, cost float64) {
+		// Ties: a decoder change at the earliest field wins, a bit edit
+		// already found stays (searchBits ranks its own).
+		if best == nil || cost < bestCost-1e-9 {
 			i, name := blame(rec, w)
 			best, bestCost = &Fix{Field: i, Name: name, WhatIf: w, Report: rep, Record: rec}, cost
 			f := &rec.Fields[i]
@@ -200,27 +191,42 @@ func (c *Case) Locate() (*Fix, error) {
 			best.Explain = explain(f, w)
 		}
 	}
+	// Bit edits first: their search fixes the part of the message every
+	// candidate is costed over.
+	lo, hi := uint(0), c.Record.DataBits
+	e, run := c.searchBits()
+	if e != nil {
+		lo, hi = e.lo, e.hi
+		consider(e.w, nil, e.rec, e.rep, e.cost)
+		best.Explain += explainAmbiguity(run)
+		best.Ambiguous = run
+	}
 	for i := max(0, last-32); i <= last && i < len(fields); i++ {
 		f := &fields[i]
 		for _, d := range Candidates {
 			if d.Family == f.Decoder.Family && d.Family != decoder.FamVector {
 				continue
 			}
-			try(entity.WhatIf{Occurrence: i, Decoder: d}, f)
-		}
-		for _, at := range []uint{f.Op.Start, f.Start} {
-			for _, w := range bitEdits(at) {
-				try(w, nil)
+			if tries >= limit {
+				break
 			}
-		}
-	}
-	// The update that failed while reading its paths: try every bit of it.
-	if n := len(c.Record.Updates); n > 0 && c.Record.Err != "" {
-		u := c.Record.Updates[n-1]
-		for at := u.PathStart; at < c.Record.EndBit+8 && at < u.PathStart+512; at++ {
-			for _, w := range bitEdits(at) {
-				try(w, nil)
+			tries++
+			w := entity.WhatIf{Occurrence: i, Decoder: d}
+			res, rec, rep := c.Try(w)
+			if !aligns(res) {
+				continue
 			}
+			cost := editCost(rec, rep, lo, hi)
+			if kindOf(d.Family) != kindOf(f.Decoder.Family) {
+				cost += 0.25 // a float stays a float more often than it becomes a vector
+			}
+			if f.Decoder.Family != decoder.FamDefault {
+				// Decoder choice for a known type matches every public
+				// parser on every shared replay: overriding it is a bolder
+				// claim than one damaged bit.
+				cost += 0.5
+			}
+			consider(w, f, rec, rep, cost)
 		}
 	}
 	if best == nil {
@@ -302,13 +308,6 @@ func Change(prev, v decoder.Value) float64 {
 		return 1
 	}
 	return math.Min(d, 1)
-}
-
-func bitEdits(at uint) []entity.WhatIf {
-	return []entity.WhatIf{
-		{Occurrence: -1, Bit: at, Insert: 1}, {Occurrence: -1, Bit: at, Insert: 1, InsertValue: 1},
-		{Occurrence: -1, Bit: at, Skip: 1}, {Occurrence: -1, Bit: at, Insert: 2}, {Occurrence: -1, Bit: at, Skip: 2},
-	}
 }
 
 // blame names the field a successful what-if changed: the overridden field,

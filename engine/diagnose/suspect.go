@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 )
 
@@ -35,7 +34,7 @@ func Message(m *provenance.Message, exists Lookup) Report {
 	rep := Report{Anomalies: make([][]Anomaly, len(m.Fields))}
 	for i := range m.Fields {
 		a := Field(&m.Fields[i], exists)
-		if i > 0 && m.Fields[i-1].Update == m.Fields[i].Update && !pathBefore(&m.Fields[i-1].Path, &m.Fields[i].Path) {
+		if i > 0 && m.Fields[i-1].Update == m.Fields[i].Update && !m.Fields[i-1].Path.Before(&m.Fields[i].Path) {
 			a = append(a, hit(PathOrder, "%s after %s", m.Fields[i].Path, m.Fields[i-1].Path))
 		}
 		rep.Anomalies[i] = a
@@ -107,15 +106,4 @@ func suspectAt(m *provenance.Message, i int, a Anomaly) *Suspect {
 		Update: f.Update, Field: i, Entity: u.Index, Class: u.Class, Name: f.Name,
 		Bit: f.Start, Decoder: f.Decoder.Describe(), Reason: a.String(), Score: a.Score,
 	}
-}
-
-// pathBefore reports whether a sorts before b, index by index.
-func pathBefore(a, b *fieldpath.Path) bool {
-	x, y := a.Slice(), b.Slice()
-	for i := 0; i < len(x) && i < len(y); i++ {
-		if x[i] != y[i] {
-			return x[i] < y[i]
-		}
-	}
-	return len(x) < len(y)
 }

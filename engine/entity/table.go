@@ -66,6 +66,11 @@ type Table struct {
 	// whether delta messages end with a deletion list.
 	Game game.Game
 
+	// OnUpdate, when set, is called before each update of a message is
+	// read, with the boundary a what-if can resume from (it may take a
+	// Snapshot there).
+	OnUpdate func(Resume)
+
 	// FreshPaths makes every update read its field paths afresh instead
 	// of replaying repeated ones from the entity's memos (see memo.go);
 	// tests compare the two.
@@ -208,7 +213,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		rec.Reset()
 		rec.DataBits = res.DataBits
 	}
-	if !m.IsDelta {
+	var from *Resume
+	if t.whatIf != nil {
+		from = t.whatIf.From
+	}
+	if !m.IsDelta && from == nil {
 		if t.fullFrames > 0 {
 			res.Skipped = true
 			t.Stats.FullFramesSkipped++
@@ -219,11 +228,17 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	t.Stats.Messages++
 	r := &t.br
 	r.Reset(m.EntityData)
+	index := int32(-1)
+	first := 0
 	if t.whatIf != nil {
 		r.Reset(t.whatIf.Edit(m.EntityData))
 		t.fieldCount = 0
+		if from != nil {
+			r.Skip(from.Bit)
+			index, first, t.fieldCount = from.Index, from.Update, from.Fields
+			res.Fields = from.Fields
+		}
 	}
-	index := int32(-1)
 	fail := func(u int, e *Entity, idx int32, bit uint, err error) Result {
 		ee := &Error{Bit: bit, Update: u, Entity: idx, Err: err}
 		if e != nil && e.Class != nil {
@@ -246,8 +261,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	if m.HasPVSVisBits > 0 {
 		pvsBits = 2
 	}
-	for u := 0; u < int(m.UpdatedEntries); u++ {
+	for u := first; u < int(m.UpdatedEntries); u++ {
 		start := r.Pos()
+		if t.OnUpdate != nil {
+			t.OnUpdate(Resume{Update: u, Bit: start, Index: index, Fields: res.Fields})
+		}
 		// The header: the index delta (a UBitVar) and a 2-bit command, read
 		// once from a window (zeros past the data's end; hb is checked
 		// against what remains before the bits count).
@@ -549,6 +567,16 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 	}
 	if err != nil {
 		return 0, err
+	}
+	if t.whatIf != nil {
+		// Valve writes an update's paths in increasing order: a what-if
+		// reading them otherwise is reading the wrong bits, and stops
+		// here rather than decode garbage to the message's end.
+		for i := 1; i < len(paths); i++ {
+			if !paths[i-1].Before(&paths[i]) {
+				return 0, &PathError{paths[i], "follows " + paths[i-1].String() + ": paths out of order", nil}
+			}
+		}
 	}
 	pathBits := r.Pos() - pathStart
 	if memo != nil {

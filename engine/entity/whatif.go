@@ -26,6 +26,23 @@ type WhatIf struct {
 	Insert      uint
 	InsertValue uint64
 	Skip        uint
+
+	// From resumes the decode at an update boundary instead of the
+	// message's start; the table must be a snapshot taken there (see
+	// Table.OnUpdate). Edits must lie at or after From.Bit. A search that
+	// tries hundreds of edits near the end of a large message decodes only
+	// what follows each.
+	From *Resume
+}
+
+// Resume is an update boundary inside a message: the update about to be
+// read, its first bit, the entity index before it and the fields read
+// before it.
+type Resume struct {
+	Update int
+	Bit    uint
+	Index  int32
+	Fields int
 }
 
 // decoderFor returns the override for the n-th field of the message, or

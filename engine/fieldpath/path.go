@@ -23,6 +23,17 @@ type Path struct {
 // Len is the number of indexes.
 func (p *Path) Len() int { return p.Last + 1 }
 
+// Before reports whether p sorts before q, index by index (a prefix
+// first): the order Valve writes an update's paths in.
+func (p *Path) Before(q *Path) bool {
+	for i := 0; i <= p.Last && i <= q.Last; i++ {
+		if p.Idx[i] != q.Idx[i] {
+			return p.Idx[i] < q.Idx[i]
+		}
+	}
+	return p.Last < q.Last
+}
+
 // Slice returns the indexes.
 func (p *Path) Slice() []int32 { return p.Idx[:p.Last+1] }
 
