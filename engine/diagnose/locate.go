@@ -39,8 +39,8 @@ type Fix struct {
 	// Ambiguous counts the bit positions where the same edit gives the
 	// same data (a run of equal bits); 1 or 0 when the place is certain.
 	Ambiguous uint
-	Report  Report
-	Record  *provenance.Message
+	Report    Report
+	Record    *provenance.Message
 }
 
 // Case is one misaligned message with the state needed to re-decode it.

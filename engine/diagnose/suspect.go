@@ -62,26 +62,21 @@ func Message(m *provenance.Message, exists Lookup) Report {
 	return rep
 }
 
-// firstSuspect picks, in stream order, the first field that a fallback
-// decoder read or that trips a rule at or above Threshold. A misaligned
-// message with no such field blames the last field read before the failure,
-// since the shift happened at or before it.
+// firstSuspect picks, in stream order, the first field that trips a rule
+// at or above Threshold. A read by the default decoder is not one in
+// itself: the seed makes it the rule for enums and ids (which unknown name
+// breaks a message is for the inference to test). A misaligned message with
+// no such field blames the last field read before the failure, since the
+// shift happened at or before it.
 func firstSuspect(m *provenance.Message, rep *Report) *Suspect {
 	for i := range m.Fields {
 		best := Anomaly{}
 		for _, a := range rep.Anomalies[i] {
-			if a.Score > best.Score {
+			if a.Rule != Fallback && a.Score > best.Score {
 				best = a
 			}
 		}
-		fallback := false
-		for _, a := range rep.Anomalies[i] {
-			fallback = fallback || a.Rule == Fallback
-		}
-		if best.Score >= Threshold || (fallback && rep.Misaligned) {
-			if fallback && best.Score < Threshold {
-				best = hit(Fallback, "%s", m.Fields[i].Decoder.Describe())
-			}
+		if best.Score >= Threshold {
 			return suspectAt(m, i, best)
 		}
 	}
