@@ -8,14 +8,17 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // OpenTUI is set by main to start the interactive debugger; keeping it a
 // variable keeps the cli package free of UI imports.
-var OpenTUI func(path string, data []byte) error
+var OpenTUI func(path string, data []byte, a schema.Aliases) error
 
 // Root builds the command tree.
 func Root(stdout, stderr io.Writer) *cobra.Command {
+	var as []string
 	root := &cobra.Command{
 		Use:   "dembug [FILE]",
 		Short: "A terminal debugger for Source 2 demo files (.dem)",
@@ -28,20 +31,25 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if OpenTUI == nil {
 				return cmd.Help()
 			}
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
 			if len(args) == 0 {
 				data, ok := sampleReplay()
 				if !ok {
 					return cmd.Help()
 				}
-				return OpenTUI("(built-in sample)", data)
+				return OpenTUI("(built-in sample)", data, aliases)
 			}
 			data, err := readFile(args[0])
 			if err != nil {
 				return err
 			}
-			return OpenTUI(args[0], data)
+			return OpenTUI(args[0], data, aliases)
 		},
 	}
+	addAsFlag(root, &as)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), statsCmd(), schemaCmd(), sampleCmd())

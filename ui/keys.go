@@ -18,6 +18,7 @@ type KeyMap struct {
 	GotoTick, Search, Filter, Ent key.Binding
 	NextAnomaly, PrevAnomaly      key.Binding
 	WhatIf, Toggle, Scope         key.Binding
+	ApplyInferred                 key.Binding
 	Before                        key.Binding
 	Help, Back, Quit              key.Binding
 }
@@ -28,34 +29,35 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:          b([]string{"up", "k"}, "↑ k", "up: row, field or scroll"),
-		Down:        b([]string{"down", "j"}, "↓ j", "move down"),
-		Left:        b([]string{"left", "h"}, "← h", "collapse / previous field"),
-		Right:       b([]string{"right", "l"}, "→ l", "expand / next field"),
-		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup ctrl+u", "page up"),
-		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn ctrl+d", "page down"),
-		Home:        b([]string{"home"}, "home", "first row"),
-		End:         b([]string{"end"}, "end", "last row"),
-		NextPane:    b([]string{"tab"}, "tab", "next pane"),
-		PrevPane:    b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		NextUpdate:  b([]string{"n"}, "n", "next entity update"),
-		PrevUpdate:  b([]string{"N"}, "N", "previous entity update"),
-		NextPacket:  b([]string{"]"}, "]", "next packet"),
-		PrevPacket:  b([]string{"["}, "[", "previous packet"),
-		Expand:      b([]string{"enter"}, "enter", "expand or collapse row"),
-		GotoTick:    b([]string{"g"}, "g", "go to a tick"),
-		Search:      b([]string{"/"}, "/", "search fields and classes"),
-		Filter:      b([]string{"f"}, "f", "filter (empty clears)"),
-		Ent:         b([]string{"e"}, "e", "jump to an entity index"),
-		NextAnomaly: b([]string{"a"}, "a", "next anomaly"),
-		PrevAnomaly: b([]string{"A"}, "A", "previous anomaly"),
-		WhatIf:      b([]string{"d"}, "d", "what-if: another decoder"),
-		Toggle:      b([]string{"x"}, "x", "show original / what-if"),
-		Scope:       b([]string{"s"}, "s", "picker: scope of a decoder"),
-		Before:      b([]string{"b"}, "b", "entity before / after"),
-		Help:        b([]string{"?"}, "?", "this help"),
-		Back:        b([]string{"esc"}, "esc", "close, leave or unfilter"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
+		Up:            b([]string{"up", "k"}, "↑ k", "up: row, field or scroll"),
+		Down:          b([]string{"down", "j"}, "↓ j", "move down"),
+		Left:          b([]string{"left", "h"}, "← h", "collapse / previous field"),
+		Right:         b([]string{"right", "l"}, "→ l", "expand / next field"),
+		PageUp:        b([]string{"pgup", "ctrl+u"}, "pgup ctrl+u", "page up"),
+		PageDown:      b([]string{"pgdown", "ctrl+d"}, "pgdn ctrl+d", "page down"),
+		Home:          b([]string{"home"}, "home", "first row"),
+		End:           b([]string{"end"}, "end", "last row"),
+		NextPane:      b([]string{"tab"}, "tab", "next pane"),
+		PrevPane:      b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		NextUpdate:    b([]string{"n"}, "n", "next entity update"),
+		PrevUpdate:    b([]string{"N"}, "N", "previous entity update"),
+		NextPacket:    b([]string{"]"}, "]", "next packet"),
+		PrevPacket:    b([]string{"["}, "[", "previous packet"),
+		Expand:        b([]string{"enter"}, "enter", "expand or collapse row"),
+		GotoTick:      b([]string{"g"}, "g", "go to a tick"),
+		Search:        b([]string{"/"}, "/", "search fields and classes"),
+		Filter:        b([]string{"f"}, "f", "filter (empty clears)"),
+		Ent:           b([]string{"e"}, "e", "jump to an entity index"),
+		NextAnomaly:   b([]string{"a"}, "a", "next anomaly"),
+		PrevAnomaly:   b([]string{"A"}, "A", "previous anomaly"),
+		WhatIf:        b([]string{"d"}, "d", "what-if: another decoder"),
+		Toggle:        b([]string{"x"}, "x", "show original / what-if"),
+		Scope:         b([]string{"s"}, "s", "picker: scope of a decoder"),
+		ApplyInferred: b([]string{"I"}, "I", "decode as inferred (--as)"),
+		Before:        b([]string{"b"}, "b", "entity before / after"),
+		Help:          b([]string{"?"}, "?", "this help"),
+		Back:          b([]string{"esc"}, "esc", "close, leave or unfilter"),
+		Quit:          b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
 	}
 }
 
@@ -83,7 +85,7 @@ func (k KeyMap) groups() []keyGroup {
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End, k.NextPane, k.PrevPane}},
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
 		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
-		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.WhatIf, k.Toggle, k.Scope}},
+		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred}},
 		{"Show", []key.Binding{k.Before, k.Help, k.Back, k.Quit}},
 	}
 }

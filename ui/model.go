@@ -12,9 +12,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/views"
 )
 
@@ -26,6 +28,9 @@ type Options struct {
 	// IndexBudget is how long one step of the index pass may run before
 	// the screen is refreshed (default 40ms).
 	IndexBudget time.Duration
+	// Aliases decode names decoder choice does not know as known ones
+	// (--as, or the inference applied with I).
+	Aliases schema.Aliases
 }
 
 // Sel is the selection the root model owns and every pane reads:
@@ -140,6 +145,9 @@ type Model struct {
 	fatal   string
 
 	cache viewCache
+
+	// What the names decoder choice does not know behave as (infer.go).
+	inference *inference
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -165,13 +173,13 @@ func New(path string, data []byte, opts Options) *Model {
 	m := &Model{
 		opts: opts, keys: DefaultKeyMap(), path: path, data: data,
 		ix:      &Index{Path: path, Size: len(data)},
-		in:      newIndexer(data),
-		dec:     newLiveDecoder(data),
+		in:      newIndexer(data, opts.Aliases),
+		dec:     newLiveDecoder(data, opts.Aliases),
 		gen:     1,
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
 		sel:   noSel,
 		lastA: paneTimeline, lastB: paneInspector,
-		cases: &caseCache{},
+		cases: &caseCache{aliases: opts.Aliases},
 	}
 	m.theme = views.DefaultTheme()
 	if opts.NoColor {
@@ -227,6 +235,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onDetail(msg)
 	case whatIfMsg:
 		m.onWhatIf(msg)
+	case inferMsg:
+		m.onInfer(msg)
 	case panicMsg:
 		m.fatal = "internal error: " + msg.text
 		m.loading, m.wiPending = false, false
@@ -257,8 +267,11 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	var next tea.Cmd
 	if !m.ix.Done {
 		next = m.indexCmd()
-	} else if m.ix.Err != nil {
-		m.setNote("decoding stopped: "+m.ix.Err.Text, true)
+	} else {
+		if m.ix.Err != nil {
+			m.setNote("decoding stopped: "+m.ix.Err.Text, true)
+		}
+		next = m.inferCmd()
 	}
 	if !m.prefetched && len(m.ix.Updates) > 0 {
 		// Warm the decoder with the first packet-entities message, the
@@ -881,6 +894,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stepAnomaly(1)
 	case key.Matches(msg, k.PrevAnomaly):
 		return m.stepAnomaly(-1)
+	case key.Matches(msg, k.ApplyInferred):
+		return m.applyInferred()
 	case key.Matches(msg, k.WhatIf):
 		m.openPicker()
 	case key.Matches(msg, k.Toggle):
@@ -1296,7 +1311,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 		if wi != nil {
 			side = wi.showOrig
 		}
-		key := [5]any{d, m.sel.Upd, sh.field, wi, side}
+		key := [5]any{d, m.sel.Upd, sh.field, wi, [2]any{side, m.inference}}
 		if m.cache.inspKey != key {
 			m.cache.inspKey = key
 			var out []views.InspectorSection
@@ -1319,6 +1334,18 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 					{Text: "The " + wi.sideName() + " decode did not read this field.", Style: views.LineDim}}})
 			default:
 				out = append(out, ExplainUpdate(sh.rec, sh.upd, sh.rep)...)
+			}
+			if sh.rep != nil && sh.rep.Misaligned && wi == nil {
+				// What inference found is the first thing to read at a
+				// message that misaligns after a patch.
+				if l := m.inferenceLines(true); len(l) > 0 {
+					sec := views.InspectorSection{Title: "Unknown names", Lines: l}
+					if inf := m.inference; inf != nil && (inf.checked != nil || inf.running) {
+						out = append([]views.InspectorSection{sec}, out...)
+					} else {
+						out = append(out, sec)
+					}
+				}
 			}
 			m.cache.insp = out
 		}
@@ -1374,6 +1401,9 @@ func (m *Model) peAnomalyLines(pe *PEInfo) []views.InspectorLine {
 		}
 		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + pe.SuspectWhy, Style: views.LineMath})
 	}
+	if pe.Err != "" {
+		l = append(l, m.inferenceLines(true)...)
+	}
 	return l
 }
 
@@ -1385,6 +1415,7 @@ func (m *Model) summary() []views.InspectorSection {
 			{Label: "file", Text: m.path},
 			{Label: "size", Text: fmt.Sprintf("%d bytes", len(m.data))},
 		}
+		lines = append(lines, m.inferenceLines(false)...)
 		return []views.InspectorSection{{Title: "Replay", Lines: lines}}
 	}
 	tick := "signon (-1)"
@@ -1409,6 +1440,11 @@ func (m *Model) summary() []views.InspectorSection {
 	}
 	if c.Err != "" {
 		lines = append(lines, views.InspectorLine{Label: "error", Text: c.Err, Style: views.LineError})
+	}
+	if c.Kind == container.SendTables {
+		lines = append(lines, m.inferenceLines(false)...) // the schema's unknown names
+	} else if a := m.opts.Aliases; !a.Empty() {
+		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
 	secs := []views.InspectorSection{{Title: "Command", Lines: lines}}
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {

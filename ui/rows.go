@@ -155,6 +155,18 @@ func entityRows(ser *schema.Serializer, state *entity.Node, written map[fieldpat
 
 // modelDetail is the schema view's model-and-decoder column.
 func modelDetail(f *schema.Field) string {
+	// A type read by the default decoder already shows as "varint?".
+	d := modelOnly(f)
+	switch {
+	case f.UnknownEncoder != "":
+		d += " · encoder?"
+	case f.Alias != "":
+		d += " · --as"
+	}
+	return d
+}
+
+func modelOnly(f *schema.Field) string {
 	switch f.Model {
 	case schema.Simple:
 		return "simple · " + ShortDecoder(f.Decoder)

@@ -6,18 +6,20 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // Run opens the interactive debugger on a replay's bytes and returns when
 // the user quits. Bad input is shown inside the debugger, never returned;
 // an internal failure comes back as one error line, never a stack trace.
-func Run(path string, data []byte) (err error) {
+func Run(path string, data []byte, a schema.Aliases) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	m := New(path, data, Options{NoColor: noColor()})
+	m := New(path, data, Options{NoColor: noColor(), Aliases: a})
 	final, err := tea.NewProgram(m).Run()
 	if err != nil {
 		if errors.Is(err, tea.ErrProgramPanic) {

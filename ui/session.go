@@ -267,21 +267,22 @@ type indexChunk struct {
 // indexer runs the index pass in chunks. Only one goroutine uses it at a
 // time: the next chunk is requested after the previous one arrived.
 type indexer struct {
-	data  []byte
-	r     *replay.Replay
-	rec   provenance.Message
-	cur   *Command
-	out   []Command
-	names map[string]int32
-	fresh []string
-	done  bool
+	data    []byte
+	aliases schema.Aliases
+	r       *replay.Replay
+	rec     provenance.Message
+	cur     *Command
+	out     []Command
+	names   map[string]int32
+	fresh   []string
+	done    bool
 
 	lastKind  container.Kind
 	lastIndex int
 }
 
-func newIndexer(data []byte) *indexer {
-	return &indexer{data: data, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
+func newIndexer(data []byte, a schema.Aliases) *indexer {
+	return &indexer{data: data, aliases: a, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
 }
 
 // errorAt converts any error into an IndexError.
@@ -302,6 +303,7 @@ func (ix *indexer) open() error {
 	if err != nil {
 		return err
 	}
+	r.Aliases = ix.aliases
 	ix.r = r
 	r.Hooks.Inner = ix.inner
 	r.Hooks.Record = func(replay.Location) *provenance.Message { return &ix.rec }
@@ -485,7 +487,7 @@ func (ix *indexer) flush(ch *indexChunk) {
 // BuildIndex runs the whole index pass at once (tests, benchmarks).
 func BuildIndex(path string, data []byte) *Index {
 	ix := &Index{Path: path, Size: len(data)}
-	in := newIndexer(data)
+	in := newIndexer(data, schema.Aliases{})
 	for !ix.Done {
 		ix.append(in.step(time.Hour))
 	}
@@ -573,17 +575,20 @@ func setPath(n *entity.Node, path []int32, v decoder.Value) {
 // message is in the small cache. Load is safe for concurrent use; requests
 // superseded by a newer generation return early.
 type liveDecoder struct {
-	mu     sync.Mutex
-	data   []byte
-	r      *replay.Replay
-	last   int // index of the last command decoded, -1 before any
-	cache  []*Detail
-	latest atomic.Uint64
+	mu      sync.Mutex
+	data    []byte
+	aliases schema.Aliases
+	r       *replay.Replay
+	last    int // index of the last command decoded, -1 before any
+	cache   []*Detail
+	latest  atomic.Uint64
 }
 
 const detailCacheSize = 24
 
-func newLiveDecoder(data []byte) *liveDecoder { return &liveDecoder{data: data, last: -1} }
+func newLiveDecoder(data []byte, a schema.Aliases) *liveDecoder {
+	return &liveDecoder{data: data, aliases: a, last: -1}
+}
 
 var errStale = errors.New("superseded")
 
@@ -612,6 +617,7 @@ func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err
 		if err != nil {
 			return nil, err
 		}
+		r.Aliases = d.aliases
 		d.r, d.last = r, -1
 	}
 	det = &Detail{Cmd: cmd, Msg: msg}

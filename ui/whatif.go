@@ -91,16 +91,17 @@ type whatIfMsg struct {
 // another decoder on it is a single re-decode. Commands run on other
 // goroutines: the mutex serialises them (a Try snapshots the shared table).
 type caseCache struct {
-	mu  sync.Mutex
-	key [2]int
-	c   *diagnose.Case
+	aliases schema.Aliases
+	mu      sync.Mutex
+	key     [2]int
+	c       *diagnose.Case
 }
 
 func (cc *caseCache) run(data []byte, cmd, msg int, loc replay.Location, req whatIfRequest) (*whatIf, error) {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if cc.c == nil || cc.key != [2]int{cmd, msg} {
-		c, err := diagnose.CaptureAt(data, loc)
+		c, err := diagnose.CaptureAtWith(data, loc, cc.aliases)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // Candidates are the decoders tried in place of a suspect's: the families
@@ -77,10 +78,16 @@ func Capture(data []byte) (*Case, error) {
 // CaptureAt decodes data up to the packet-entities message at loc and
 // returns it with a snapshot of the entity table before it.
 func CaptureAt(data []byte, at replay.Location) (*Case, error) {
+	return CaptureAtWith(data, at, schema.Aliases{})
+}
+
+// CaptureAtWith is CaptureAt decoding under aliases (--as).
+func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, error) {
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
+	r.Aliases = a
 	var before *entity.Table
 	var found *Case
 	rec := &provenance.Message{}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/infer"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/views"
+)
+
+// inference is what the background inference found once the index pass
+// ended: the names decoder choice does not know, and, where a message
+// misaligned, what they behave as.
+type inference struct {
+	running  bool
+	unknowns []schema.Unknown
+	checked  *infer.Checked // nil until it ran, or when nothing misaligned
+	err      string
+}
+
+type inferMsg struct {
+	gen uint64
+	inf *inference
+}
+
+// inferCmd starts the inference once the index is complete: the unknown
+// names always; hypotheses only when a message misaligned. It decodes
+// the file again on its own replay (about a check's work), off the UI loop.
+func (m *Model) inferCmd() tea.Cmd {
+	if m.inference != nil || m.in.r == nil || m.in.r.Schema == nil {
+		return nil
+	}
+	inf := &inference{unknowns: m.in.r.Schema.Unknowns()}
+	m.inference = inf
+	if len(inf.unknowns) == 0 || !m.misaligned() {
+		return nil
+	}
+	inf.running = true
+	gen, data, aliases := m.gen, m.data, m.opts.Aliases
+	return safe(func() tea.Msg {
+		out := &inference{unknowns: inf.unknowns}
+		ch, err := infer.Run(data, aliases, infer.Options{Infer: true})
+		if err != nil {
+			out.err = err.Error()
+		}
+		if ch != nil && len(ch.Findings) > 0 {
+			out.checked = ch
+		}
+		return inferMsg{gen, out}
+	})
+}
+
+// misaligned reports whether any packet-entities message misaligned.
+func (m *Model) misaligned() bool {
+	for i := range m.ix.Commands {
+		for _, msg := range m.ix.Commands[i].Msgs {
+			if msg.PE != nil && msg.PE.Err != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Model) onInfer(msg inferMsg) {
+	if msg.gen != m.gen {
+		return
+	}
+	m.inference = msg.inf
+	m.cache.inspKey = [5]any{} // the inspector shows it
+	if ch := msg.inf.checked; ch != nil {
+		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
+	}
+}
+
+// applyInferred opens the file again under the inferred aliases.
+func (m *Model) applyInferred() tea.Cmd {
+	inf := m.inference
+	switch {
+	case inf == nil || inf.running:
+		m.setNote("no inference yet: it runs when the index pass ends and a message misaligned", true)
+		return nil
+	case inf.checked == nil:
+		m.setNote("nothing inferred: no unknown name explains a misaligned message", true)
+		return nil
+	}
+	opts := m.opts
+	opts.Aliases = inf.checked.Aliases
+	w, h, theme := m.w, m.h, m.theme
+	*m = *New(m.path, m.data, opts)
+	m.w, m.h, m.theme = w, h, theme
+	m.setNote("decoding with "+strings.Join(opts.Aliases.Flags(), " "), false)
+	return m.indexCmd()
+}
+
+func findingText(f infer.Finding) string {
+	return fmt.Sprintf("%s %s behaves as %s", f.Kind, f.Unknown, f.As)
+}
+
+// inferenceLines are the inspector's lines on unknown names and what was
+// inferred, for a misaligned message (misaligned) or the file summary.
+func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
+	var l []views.InspectorLine
+	if a := m.opts.Aliases; !a.Empty() {
+		l = append(l, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
+	}
+	inf := m.inference
+	if inf == nil {
+		return l
+	}
+	if n := len(inf.unknowns); n > 0 && misaligned {
+		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d names decoder choice does not know (DEM_SendTables lists them); those this message reads were tested", n)})
+	} else if n > 0 {
+		var names []string
+		for i, u := range inf.unknowns {
+			if i == 6 {
+				names = append(names, fmt.Sprintf("… %d more", n-i))
+				break
+			}
+			names = append(names, fmt.Sprintf("%s %s (%d)", u.Kind, u.Name, u.Fields))
+		}
+		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d names decoder choice does not know: %s", n, strings.Join(names, ", "))})
+	}
+	if !misaligned {
+		return l
+	}
+	switch {
+	case inf.running:
+		l = append(l, views.InspectorLine{Label: "inferring", Text: "testing the unknown names against this message…"})
+	case inf.checked != nil:
+		ch := inf.checked
+		for _, f := range ch.Findings {
+			text := findingText(f) + ": " + f.Evidence
+			if len(f.Same) > 0 {
+				text += "; decodes identically as " + strings.Join(f.Same, ", ")
+			}
+			l = append(l, views.InspectorLine{Label: "inferred", Text: text, Style: views.LineMath})
+		}
+		if b := ch.Break; b != nil {
+			where := fmt.Sprintf("%s of entity #%d %s at bit %s", b.FieldName, b.Entity, b.Class, bitio.Offset(b.Bit))
+			if b.InBaseline {
+				where += " of its instance baseline"
+			}
+			l = append(l, views.InspectorLine{Label: "breaks at", Text: "the first read of " + b.Name + ": " + where, Style: views.LineError})
+		}
+		l = append(l, views.InspectorLine{Label: "apply", Text: "I decodes the whole file with " + strings.Join(ch.Aliases.Flags(), " ")})
+	case inf.err != "":
+		l = append(l, views.InspectorLine{Label: "inference", Text: inf.err, Style: views.LineError})
+	default:
+		l = append(l, views.InspectorLine{Label: "inferred", Text: "no unknown name explains the misalignment"})
+	}
+	return l
+}
