@@ -2,8 +2,11 @@ package diagnose
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 )
 
@@ -155,16 +158,17 @@ func aligns(res entity.Result) bool {
 
 // editCost is how implausible a what-if's decode is over the part of the
 // message where the candidates differ, from bit lo to bit hi: the
-// anomalies of its values and their change against the entities'
-// previous values, added up.
-func editCost(rec *provenance.Message, rep Report, lo, hi uint) float64 {
+// anomalies of its values and how far they are from the entities'
+// previous values and, where future has them, the next ones, added up.
+func editCost(rec *provenance.Message, rep Report, lo, hi uint, future map[futureKey]decoder.Value) float64 {
 	cost := 0.0
 	for i := range rec.Fields {
 		f := &rec.Fields[i]
 		if f.Start < lo || f.Start >= hi {
 			continue
 		}
-		cost += Change(f.Prev, f.Value)
+		next, ok := future[futureKey{rec.Updates[f.Update].Index, f.Path}]
+		cost += expectedChange(f.Prev, next, f.Value, ok)
 		for _, a := range rep.Anomalies[i] {
 			if a.Rule != Fallback {
 				cost += a.Score
@@ -234,7 +238,8 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 			continue
 		}
 		w.From = nil
-		e := &bitEdit{w: w, cost: editCost(rec, Message(rec, lookupIn(c.Before)), lo, hi+64)}
+		future := c.futureValues(t)
+		e := &bitEdit{w: w, cost: editCost(rec, Message(rec, lookupIn(c.Before)), lo, hi+64, future)}
 		if best == nil || e.cost < best.cost-1e-9 {
 			best = e
 		}
@@ -275,4 +280,89 @@ func explainAmbiguity(n uint) string {
 		return ""
 	}
 	return fmt.Sprintf(" (ambiguous: the bit joins a run of %d equal bits, and inserting it anywhere in the run gives the same data)", n)
+}
+
+// futureKey names a value: an entity and a field path.
+type futureKey struct {
+	index int32
+	path  fieldpath.Path
+}
+
+// futureValues decodes the messages after the case's one from after (the
+// table as a repair of it leaves it) and keeps the first value each sends
+// for each entity's field. Messages after do not depend on the values the
+// repairs disagree on, only on which entities exist, so one repair's table
+// serves for all. Computed once.
+func (c *Case) futureValues(after *entity.Table) map[futureKey]decoder.Value {
+	if c.future != nil {
+		return c.future
+	}
+	c.future = map[futureKey]decoder.Value{}
+	t := after.Snapshot()
+	rec := &provenance.Message{}
+	for i := range c.Next {
+		res := t.Apply(&c.Next[i], rec)
+		for j := range rec.Fields {
+			f := &rec.Fields[j]
+			k := futureKey{rec.Updates[f.Update].Index, f.Path}
+			if _, ok := c.future[k]; !ok {
+				c.future[k] = f.Value
+			}
+		}
+		if res.Misaligned || res.Err != nil {
+			break
+		}
+	}
+	return c.future
+}
+
+// expectedChange is how far v is from what the values around it lead one
+// to expect: game state moves gradually, so a number lies near the middle
+// of the one before it and the one after it when it moves steadily, or at
+// either when it steps (a little worse); a misread lies anywhere.
+func expectedChange(prev, next, v decoder.Value, haveNext bool) float64 {
+	if !haveNext {
+		if (v.Kind == decoder.KindInt || v.Kind == decoder.KindUint) && prev.Kind == v.Kind {
+			// Counters, enums and indexes jump: with nothing after it,
+			// how far an integer moved says little, only whether it did.
+			if prev.U == v.U {
+				return 0
+			}
+			return step
+		}
+		return Change(prev, v)
+	}
+	p, okP := number(prev)
+	n, okN := number(next)
+	x, okX := number(v)
+	if okP && okN && okX && prev.Kind == v.Kind && next.Kind == v.Kind {
+		mid := (p + n) / 2
+		d := math.Abs(x-mid) / (math.Abs(mid) + 1)
+		return min(math.Min(d, 1), Change(prev, v)+step, Change(next, v)+step)
+	}
+	if prev.Kind == decoder.KindVector && next.Kind == decoder.KindVector && v.Kind == decoder.KindVector && prev.N == v.N && next.N == v.N {
+		mid := prev
+		for i := 0; i < int(v.N); i++ {
+			mid.F[i] = (prev.F[i] + next.F[i]) / 2
+		}
+		return min(Change(mid, v), Change(prev, v)+step, Change(next, v)+step)
+	}
+	return min(Change(prev, v), Change(next, v))
+}
+
+// step is what being equal to a neighbour rather than between them, or
+// an integer's moving at all, costs.
+const step = 0.01
+
+// number is a scalar value as a float64.
+func number(v decoder.Value) (float64, bool) {
+	switch v.Kind {
+	case decoder.KindFloat:
+		return v.F[0], !math.IsNaN(v.F[0])
+	case decoder.KindUint:
+		return float64(v.U), true
+	case decoder.KindInt:
+		return float64(v.Int64()), true
+	}
+	return 0, false
 }

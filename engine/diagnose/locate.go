@@ -51,7 +51,16 @@ type Case struct {
 	Msg    messages.PacketEntities
 	Record *provenance.Message
 	Report Report
+	// Next are the packet-entities messages that follow (up to
+	// NextMessages): the values they send next tell which repair of a
+	// damaged value is the plausible one.
+	Next []messages.PacketEntities
+
+	future map[futureKey]decoder.Value // see futureValues
 }
+
+// NextMessages is how many messages after the captured one are kept.
+const NextMessages = 8
 
 // Capture decodes data up to the first misaligned packet-entities message
 // and returns it with a snapshot of the entity table before it; nil when
@@ -100,6 +109,11 @@ func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, er
 		return rec
 	}
 	r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, got *provenance.Message) {
+		if found != nil && !res.Skipped && len(found.Next) < NextMessages {
+			c := *m
+			c.EntityData = append([]byte(nil), m.EntityData...)
+			found.Next = append(found.Next, c)
+		}
 		if found == nil && same(loc) {
 			c := *m
 			c.EntityData = append([]byte(nil), m.EntityData...)
@@ -110,7 +124,13 @@ func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, er
 			found.Report = Message(found.Record, lookupIn(before))
 		}
 	}
-	runErr := r.Run(func(*container.Command) bool { return found != nil })
+	commands := 0
+	runErr := r.Run(func(*container.Command) bool {
+		if found != nil {
+			commands++
+		}
+		return found != nil && (len(found.Next) >= NextMessages || commands > 64)
+	})
 	if found != nil {
 		return found, nil
 	}
@@ -223,7 +243,7 @@ func (c *Case) Locate() (*Fix, error) {
 			if !aligns(res) {
 				continue
 			}
-			cost := editCost(rec, rep, lo, hi)
+			cost := editCost(rec, rep, lo, hi, c.future)
 			if kindOf(d.Family) != kindOf(f.Decoder.Family) {
 				cost += 0.25 // a float stays a float more often than it becomes a vector
 			}
@@ -304,6 +324,15 @@ func Change(prev, v decoder.Value) float64 {
 			return 0
 		}
 		return 0.5
+	case decoder.KindVector:
+		if prev.N != v.N || v.N == 0 {
+			return 1
+		}
+		sum := 0.0 // the mean over components
+		for i := 0; i < int(v.N); i++ {
+			sum += Change(decoder.Float(prev.F[i]), decoder.Float(v.F[i]))
+		}
+		return sum / float64(v.N)
 	default:
 		if prev.Equal(v) {
 			return 0
