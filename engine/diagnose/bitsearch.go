@@ -301,16 +301,17 @@ func (c *Case) futureValues(after *entity.Table) map[futureKey]decoder.Value {
 	t := after.Snapshot()
 	rec := &provenance.Message{}
 	for i := range c.Next {
-		res := t.Apply(&c.Next[i], rec)
+		// Only a message that decodes aligned tells what came next: one
+		// that does not is misread as the damaged one may be.
+		if res := t.Apply(&c.Next[i], rec); !aligns(res) {
+			break
+		}
 		for j := range rec.Fields {
 			f := &rec.Fields[j]
 			k := futureKey{rec.Updates[f.Update].Index, f.Path}
 			if _, ok := c.future[k]; !ok {
 				c.future[k] = f.Value
 			}
-		}
-		if res.Misaligned || res.Err != nil {
-			break
 		}
 	}
 	return c.future
@@ -321,6 +322,12 @@ func (c *Case) futureValues(after *entity.Table) map[futureKey]decoder.Value {
 // of the one before it and the one after it when it moves steadily, or at
 // either when it steps (a little worse); a misread lies anywhere.
 func expectedChange(prev, next, v decoder.Value, haveNext bool) float64 {
+	if prev.Kind == decoder.KindNone {
+		if !haveNext {
+			return 0 // nothing to compare with: no evidence either way
+		}
+		return Change(next, v)
+	}
 	if !haveNext {
 		if (v.Kind == decoder.KindInt || v.Kind == decoder.KindUint) && prev.Kind == v.Kind {
 			// Counters, enums and indexes jump: with nothing after it,

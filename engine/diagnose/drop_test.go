@@ -3,8 +3,8 @@ package diagnose_test
 import (
 	"math/rand"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/dembug/dembug/engine/container"
@@ -153,9 +153,10 @@ func TestDroppedBitsAreLocatedAndRepaired(t *testing.T) {
 		t.Logf("%s tick %d message %d (%d bits): bit %d dropped: located %v, repaired %v: %s", c.file, c.at.Tick, c.at.Message, bits, c.bit, ok, same, fix.Explain)
 	}
 	t.Logf("%d drops that misalign: %d located, %d repaired exactly", tried, located, repaired)
-	// Floors that hold today (issue 14 asks for 95% and 80%); a change that
-	// finds fewer fails here.
-	if tried < 35 || located*100 < tried*85 || repaired*100 < tried*45 {
-		t.Fatalf("%d drops: %d located (want ≥ 85%%), %d repaired exactly (want ≥ 45%%)", tried, located, repaired)
+	// Issue 14 asks for 95% located and 80% repaired; the repairs' floor
+	// is what holds today (a drop inside a value can leave several
+	// repairs that only the values around it tell apart).
+	if tried < 35 || located*100 < tried*95 || repaired*100 < tried*60 {
+		t.Fatalf("%d drops: %d located (want ≥ 95%%), %d repaired exactly (want ≥ 60%%)", tried, located, repaired)
 	}
 }

@@ -251,7 +251,7 @@ func (c *Case) Locate() (*Fix, error) {
 				// Decoder choice for a known type matches every public
 				// parser on every shared replay: overriding it is a bolder
 				// claim than one damaged bit.
-				cost += 0.5
+				cost += 0.25
 			}
 			consider(w, f, rec, rep, cost)
 		}
