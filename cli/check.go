@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,6 +36,8 @@ type CheckResult struct {
 	FirstSuspicious *Suspicious    `json:"first_suspicious,omitempty"`
 	Fallbacks       map[string]int `json:"fallback_types,omitempty"`
 	Unknown         []UnknownName  `json:"unknown,omitempty"`
+	// NewSince are the unknown names the --since build's schema lacks.
+	NewSince []UnknownName `json:"new_since,omitempty"`
 	Inferred        []Inferred     `json:"inferred,omitempty"`
 	// Rerun is the --as flags that decode with everything inferred.
 	Rerun []string `json:"rerun,omitempty"`
@@ -105,23 +108,30 @@ func suspicious(data []byte, at replay.Location) *Suspicious {
 // the names decoder choice does not know behave as, and names the read that
 // breaks alignment.
 func Check(path string, data []byte) (CheckResult, *replay.Replay) {
-	return check(path, data, schema.Aliases{}, true)
+	return check(path, data, CheckOptions{}, true)
 }
 
 // CheckOnly decodes a whole file without the (slower) search for a suspect.
 func CheckOnly(path string, data []byte) (CheckResult, *replay.Replay) {
-	return check(path, data, schema.Aliases{}, false)
+	return check(path, data, CheckOptions{}, false)
 }
 
-// CheckWith is Check under aliases (--as).
-func CheckWith(path string, data []byte, a schema.Aliases) (CheckResult, *replay.Replay) {
-	return check(path, data, a, true)
+// CheckOptions are check's settings: aliases (--as) and the schema of an
+// earlier build whose names are not suspects (--since).
+type CheckOptions struct {
+	Aliases schema.Aliases
+	Since   *schema.Schema
 }
 
-func check(path string, data []byte, a schema.Aliases, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
+// CheckWith is Check with options.
+func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *replay.Replay) {
+	return check(path, data, o, true)
+}
+
+func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	ch, err := infer.Run(data, a, infer.Options{Infer: diagnoseMisalignment})
+	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since})
 	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
@@ -145,6 +155,10 @@ func check(path string, data []byte, a schema.Aliases, diagnoseMisalignment bool
 			res.Fallbacks = fb
 		}
 		res.Unknown = unknownNames(r.Schema)
+		for n := range infer.NewNames(r.Schema, o.Since) {
+			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name})
+		}
+		sort.Slice(res.NewSince, func(i, j int) bool { return res.NewSince[i].Name < res.NewSince[j].Name })
 	}
 	for _, f := range ch.Findings {
 		res.Inferred = append(res.Inferred, Inferred{Unknown: f.Unknown, Kind: string(f.Kind), As: f.As, Fields: f.Fields,
@@ -182,7 +196,7 @@ func breakingRead(at replay.Location, b *infer.Suspect, f infer.Finding) *Suspic
 // checkFiles checks the files on up to workers goroutines, each file's
 // result arriving on its own channel so that they print in argument order.
 // A panic in one file's decode becomes that file's error, never a crash.
-func checkFiles(paths []string, workers int, a schema.Aliases) []chan CheckResult {
+func checkFiles(paths []string, workers int, o CheckOptions) []chan CheckResult {
 	results := make([]chan CheckResult, len(paths))
 	slots := make(chan struct{}, max(workers, 1))
 	for i, path := range paths {
@@ -190,13 +204,13 @@ func checkFiles(paths []string, workers int, a schema.Aliases) []chan CheckResul
 		go func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			results[i] <- checkFile(path, a)
+			results[i] <- checkFile(path, o)
 		}()
 	}
 	return results
 }
 
-func checkFile(path string, a schema.Aliases) (res CheckResult) {
+func checkFile(path string, o CheckOptions) (res CheckResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = CheckResult{File: path, Error: fmt.Sprintf("internal error: %v", p)}
@@ -206,13 +220,14 @@ func checkFile(path string, a schema.Aliases) (res CheckResult) {
 	if err != nil {
 		return CheckResult{File: path, Error: err.Error()}
 	}
-	res, _ = CheckWith(path, data, a)
+	res, _ = CheckWith(path, data, o)
 	return res
 }
 
 func checkCmd() *cobra.Command {
 	var asJSON bool
 	var as []string
+	var since string
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error or misalignment",
@@ -224,7 +239,19 @@ func checkCmd() *cobra.Command {
 				return err
 			}
 			failed := false
-			results := checkFiles(args, runtime.GOMAXPROCS(0), aliases)
+			o := CheckOptions{Aliases: aliases}
+			if since != "" {
+				old, err := readFile(since)
+				if err != nil {
+					return err
+				}
+				r, err := loadSchema(old, schema.Aliases{})
+				if err != nil {
+					return fmt.Errorf("%s: %w", since, err)
+				}
+				o.Since = r.Schema
+			}
+			results := checkFiles(args, runtime.GOMAXPROCS(0), o)
 			for i, path := range args {
 				res := <-results[i]
 				bad := res.Error != "" || res.Misaligned > 0
@@ -253,6 +280,17 @@ func checkCmd() *cobra.Command {
 						fmt.Fprintf(errw, "%s: what-if: %s\n", path, s.Fix)
 					}
 				}
+				if res.Misaligned > 0 && len(res.Unknown) > 0 {
+					fmt.Fprintf(errw, "%s: %d names decoder choice does not know (dembug stats lists them)", path, len(res.Unknown))
+					if len(res.NewSince) > 0 {
+						var names []string
+						for _, n := range res.NewSince {
+							names = append(names, n.Kind+" "+n.Name)
+						}
+						fmt.Fprintf(errw, "; new since --since: %s", strings.Join(names, ", "))
+					}
+					fmt.Fprintln(errw)
+				}
 				for _, f := range res.Inferred {
 					fmt.Fprintf(errw, "%s: inferred: %s %s behaves as %s (%d fields; %s)", path, f.Kind, f.Unknown, f.As, f.Fields, f.Evidence)
 					if len(f.Alternatives) > 0 {
@@ -275,5 +313,6 @@ func checkCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per file")
 	addAsFlag(cmd, &as)
+	cmd.Flags().StringVar(&since, "since", "", "a replay of the build before the patch: names its schema lacks are tried first")
 	return cmd
 }

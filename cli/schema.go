@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 )
@@ -166,5 +168,15 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliase
 		}
 	}
 	fmt.Fprintln(w)
+	// What a parser author looks at first after a patch: names the new
+	// build brings that decoder choice does not know.
+	var names []string
+	for n := range infer.NewNames(schemas[1], schemas[0]) {
+		names = append(names, string(n.Kind)+" "+n.Name)
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		fmt.Fprintf(w, "new in build %d and unknown to decoder choice: %s (check infers what they behave as)\n", builds[1], strings.Join(names, ", "))
+	}
 	return nil
 }

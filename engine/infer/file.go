@@ -42,6 +42,9 @@ type Options struct {
 	// (up to MaxRounds times). Without it, inference costs the messages it
 	// tests, and the findings rest on them.
 	Confirm bool
+	// Since is the schema of an earlier build: names unknown now that it
+	// does not have are the likeliest suspects (what the patch brought).
+	Since *schema.Schema
 }
 
 // Run decodes the whole file under aliases a; when a message misaligns and
@@ -66,7 +69,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 		if err != nil {
 			break
 		}
-		c := &Case{Start: start, At: at}
+		c := &Case{Start: start, At: at, New: NewNames(last.Schema, o.Since)}
 		found, aliases, sus, err := c.infer()
 		if err != nil || len(found) == 0 {
 			break

@@ -264,3 +264,57 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// Name is a type or encoder name.
+type Name struct {
+	Kind schema.Kind
+	Name string
+}
+
+// NewNames lists the unknown names of s that the schema of an earlier
+// build does not carry.
+func NewNames(s, earlier *schema.Schema) map[Name]bool {
+	if s == nil || earlier == nil {
+		return nil
+	}
+	old := map[Name]bool{}
+	for _, f := range earlier.Fields {
+		for _, k := range writtenNames(f) {
+			old[k] = true
+		}
+	}
+	out := map[Name]bool{}
+	for _, u := range s.Unknowns() {
+		k := Name{Kind: u.Kind, Name: u.Name}
+		if !old[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// writtenNames are the type names and encoder a field's schema entry
+// writes.
+func writtenNames(f *schema.Field) []Name {
+	out := []Name{{Kind: schema.KindType, Name: f.Type.Base}}
+	if f.Type.Generic != nil {
+		out = append(out, Name{Kind: schema.KindType, Name: f.Type.Generic.Base})
+	}
+	if f.EncoderAsWritten != "" {
+		out = append(out, Name{Kind: schema.KindEncoder, Name: f.EncoderAsWritten})
+	}
+	return out
+}
+
+// rankNew moves the names new since the earlier build to the front, in
+// their order: a patch's new names are what broke it, far more often than
+// names the earlier build decoded fine with.
+func (c *Case) rankNew(sus []Suspect) []Suspect {
+	if len(c.New) == 0 {
+		return sus
+	}
+	sort.SliceStable(sus, func(i, j int) bool {
+		return c.New[Name{Kind: sus[i].Kind, Name: sus[i].Name}] && !c.New[Name{Kind: sus[j].Kind, Name: sus[j].Name}]
+	})
+	return sus
+}

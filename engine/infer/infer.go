@@ -79,6 +79,10 @@ type Case struct {
 	Start *replay.Replay
 	At    replay.Location
 
+	// New are the unknown names an earlier build's schema lacks: tried
+	// first (see NewNames).
+	New map[Name]bool
+
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
 	workers []*Case             // for scoreAll, each with a fork of Start
@@ -231,7 +235,7 @@ func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 		if err != nil || !cur.Failed {
 			return found, aliases, first, err
 		}
-		best, ok := c.best(aliases, ob, Suspects(ob, cur.End), cur)
+		best, ok := c.best(aliases, ob, c.rankNew(Suspects(ob, cur.End)), cur)
 		if !ok {
 			break
 		}
