@@ -27,6 +27,7 @@ TARGETS=(
 	"./engine/schema FuzzParseDota2Mutated"
 	"./engine/entity FuzzApply"
 	"./engine/replay FuzzRun"
+	"./engine/infer FuzzRun"
 )
 
 # run_target PKG NAME: one bounded fuzzing run. Go 1.26's fuzz coordinator

@@ -9,6 +9,7 @@
 package infer
 
 import (
+	"errors"
 	"runtime"
 	"sort"
 	"sync"
@@ -31,7 +32,16 @@ const (
 	Window      = 16
 	MaxCommands = 4000
 	MaxNames    = 24
+	// MaxTestBytes bounds the first misaligned message's bytes that one
+	// inference (each of its workers) decodes over all its tests: a real
+	// message of 50 KB gets all the tests it needs, a crafted 10 MB one a
+	// few dozen.
+	MaxTestBytes = 512 << 20
+	MaxTests     = 400 // and how many tests, whatever the message's size
 )
+
+// errBudget says an inference has used its MaxTestBytes.
+var errBudget = errors.New("inference budget spent")
 
 // Finding is the inference for one unknown name.
 type Finding struct {
@@ -86,6 +96,8 @@ type Case struct {
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
 	workers []*Case             // for scoreAll, each with a fork of Start
+	spent   int64               // message bytes its tests decoded (MaxTestBytes)
+	tests   int                 // tests run (MaxTests)
 }
 
 // Evaluate decodes from the case's start under aliases a, through the
@@ -101,6 +113,10 @@ func (c *Case) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
 // anomalies, change or sensible-until point (a failure's Progress is
 // where its decode stopped).
 func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool) (Score, error) {
+	c.tests++
+	if c.spent += int64(max(c.At.MsgSize, 1)); c.spent > MaxTestBytes || c.tests > MaxTests {
+		return Score{Failed: true}, errBudget
+	}
 	var rec *provenance.Message
 	if ob != nil {
 		rec = &provenance.Message{}
