@@ -38,7 +38,7 @@ type CheckResult struct {
 	Unknown         []UnknownName  `json:"unknown,omitempty"`
 	// NewSince are the unknown names the --since build's schema lacks.
 	NewSince []UnknownName `json:"new_since,omitempty"`
-	Inferred        []Inferred     `json:"inferred,omitempty"`
+	Inferred []Inferred    `json:"inferred,omitempty"`
 	// Rerun is the --as flags that decode with everything inferred.
 	Rerun []string `json:"rerun,omitempty"`
 }
