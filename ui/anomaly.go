@@ -17,9 +17,14 @@ import (
 // the inspector's account of each anomaly.
 
 // severity grades a field's anomalies: strong from diagnose.Threshold up.
+// A read by the default decoder is no mark: the seed makes it the rule for
+// enums and ids (the inspector still says so).
 func severity(as []diagnose.Anomaly) views.Severity {
 	s := views.SevNone
 	for _, a := range as {
+		if a.Rule == diagnose.Fallback {
+			continue
+		}
 		if a.Score >= diagnose.Threshold {
 			return views.SevStrong
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dembug/dembug/engine/decoder"
@@ -116,7 +117,8 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 			switch {
 			case math.IsNaN(x) || math.IsInf(x, 0):
 				out = append(out, hit(NonFinite, "%g", x))
-			case x != 0 && math.Abs(x) < 1.1754943508222875e-38:
+			case x != 0 && math.Abs(x) < 1.1754943508222875e-38 && fam != decoder.FamRuneTime:
+				// (rune time is a raw float's bits read as one: always tiny)
 				out = append(out, hit(Denormal, "%g", x))
 			case math.Abs(x) > 1e9:
 				out = append(out, hit(AbsurdFloat, "%g", x))
@@ -172,14 +174,16 @@ func isVarint(f decoder.Family) bool {
 	return false
 }
 
-// isArrayLength reports whether the record is a variable array's length
-// (the path ends at the array field itself).
+// isArrayLength reports whether the record is a variable array's length:
+// the path ends at the array field itself, so its name ends with the
+// field's (an element's ends with its index, "m_vecX.0001"). The decoder
+// cannot tell: a uint32 element is read by the same one as a length.
 func isArrayLength(f *provenance.Field) bool {
 	if f.Schema == nil {
 		return false
 	}
 	m := f.Schema.Model
-	return (m == schema.VariableArray || m == schema.VariableTable) && f.Decoder == f.Schema.Decoder
+	return (m == schema.VariableArray || m == schema.VariableTable) && f.Decoder == f.Schema.Decoder && strings.HasSuffix(f.Name, f.Schema.Name)
 }
 
 func baseType(f *schema.Field) string {

@@ -72,6 +72,25 @@ func TestHugeArrayLength(t *testing.T) {
 	if has(Field(rec(12), nil), HugeArray) {
 		t.Error("length 12 flagged")
 	}
+	// An element of the array is read by the same decoder as its length,
+	// and a uint32 element can be large: it is no length.
+	el := rec(50000)
+	el.Name = "m_v.0001"
+	if has(Field(el, nil), HugeArray) {
+		t.Error("element m_v.0001 = 50000 flagged as a huge array length")
+	}
+}
+
+// Rune time reads a raw float's bits as a tiny number: never a denormal
+// alarm, while a raw float that tiny is one.
+func TestRuneTimeIsNoDenormal(t *testing.T) {
+	tiny := decoder.Float(1e-40)
+	if has(Field(field("float32", decoder.FamRuneTime, tiny, 32), nil), Denormal) {
+		t.Error("rune time flagged as a denormal")
+	}
+	if !has(Field(field("float32", decoder.FamNoScale, tiny, 32), nil), Denormal) {
+		t.Error("a denormal raw float not flagged")
+	}
 }
 
 func TestMessageLevelRules(t *testing.T) {
