@@ -259,7 +259,8 @@ func checkCmd() *cobra.Command {
 				if asJSON {
 					b, _ := json.Marshal(res)
 					fmt.Fprintln(out, string(b))
-				} else {
+				} else if res.Game != "" || res.Commands > 0 {
+					// (a file that could not be read or opened has no summary)
 					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
 						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
 				}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +26,8 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 		Short: "A terminal debugger for Source 2 demo files (.dem)",
 		Long: "dembug steps through a Source 2 replay packet by packet and update by update, showing every\n" +
 			"field's path, decoder, bit offset, bit length and value beside the raw bits.",
-		Args:          cobra.MaximumNArgs(1),
+		Args:          rootArgs,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,6 +53,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	addAsFlag(root, &as)
+	root.SuggestionsMinimumDistance = 2
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), statsCmd(), schemaCmd(), sampleCmd())
@@ -78,3 +82,36 @@ func readFile(path string) ([]byte, error) {
 type ExitError struct{ Code int }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// rootArgs takes one replay file. A mistyped command ("dembug chek f") is
+// named as one, with the command it most likely meant.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(args[0]); err != nil || len(args) > 1 {
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			return fmt.Errorf("unknown command %q: did you mean %s? (dembug --help lists the commands)", args[0], strings.Join(s, " or "))
+		}
+	}
+	if len(args) > 1 {
+		return fmt.Errorf("dembug opens one replay file; got %d arguments (dembug --help lists the commands)", len(args))
+	}
+	return nil
+}
+
+// version is the module version this binary was built from, with its
+// VCS revision when the build recorded one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
+}

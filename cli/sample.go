@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +20,11 @@ func sampleCmd() *cobra.Command {
 				return fmt.Errorf("this build has no built-in sample")
 			}
 			if out == "" || out == "-" {
-				_, err := cmd.OutOrStdout().Write(data)
+				w := cmd.OutOrStdout()
+				if f, ok := w.(*os.File); ok && out == "" && term.IsTerminal(f.Fd()) {
+					return fmt.Errorf("the sample is a binary file: write it with -o FILE (or redirect standard output, or -o -)")
+				}
+				_, err := w.Write(data)
 				return err
 			}
 			if err := os.WriteFile(out, data, 0o644); err != nil {
@@ -29,6 +34,6 @@ func sampleCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (- or empty: standard output)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (-: standard output; empty: standard output unless it is a terminal)")
 	return cmd
 }

@@ -41,6 +41,8 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	defer bw.Flush()
 	var rec provenance.Message
 	var line []byte
+	printed, seenMsgs := 0, 0
+	var seen []int32 // entities the tick's messages update
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
 		if int64(loc.Tick) == tick {
 			return &rec
@@ -51,11 +53,16 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 		if m == nil {
 			return
 		}
+		seenMsgs++
 		for ui := range m.Updates {
 			u := &m.Updates[ui]
+			if len(seen) < 8 {
+				seen = append(seen, u.Index)
+			}
 			if entityIndex >= 0 && int64(u.Index) != entityIndex {
 				continue
 			}
+			printed++
 			if o.Baselines && u.Op == provenance.Create {
 				if b, _ := r.Entities.RecordBaseline(u.ClassID); b != nil {
 					for i := range b.Fields {
@@ -70,7 +77,21 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 			}
 		}
 	}
-	return r.Run(func(c *container.Command) bool { return int64(c.Tick) > tick })
+	if err := r.Run(func(c *container.Command) bool { return int64(c.Tick) > tick }); err != nil {
+		return err
+	}
+	// Nothing printed is an answer too, and it says why.
+	switch {
+	case seenMsgs == 0 && tick > int64(r.Stats.LastTick):
+		return fmt.Errorf("tick %d is past the end: the file's last tick is %d", tick, r.Stats.LastTick)
+	case tick < -1:
+		return fmt.Errorf("tick %d: ticks are demo command ticks, -1 for the signon and 0 on", tick)
+	case seenMsgs == 0:
+		return fmt.Errorf("no packet-entities message at tick %d", tick)
+	case printed == 0 && entityIndex >= 0:
+		return fmt.Errorf("entity %d is not updated at tick %d (updated there: %v…)", entityIndex, tick, seen)
+	}
+	return nil
 }
 
 func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool) []byte {

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// Asking for what a file does not have is an error that says so, never
+// empty output and exit 0.
+func TestTraceSaysWhyNothingPrints(t *testing.T) {
+	path, _ := testreplays.Read(t, "dota2")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tick", "99999"}, "past the end"},
+		{[]string{"--tick", "-5"}, "-1 for the signon"},
+		{[]string{"--tick", "100", "--entity", "9999"}, "entity 9999 is not updated at tick 100"},
+	} {
+		out, _, err := runDembug(append([]string{"trace", path}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || out != "" {
+			t.Errorf("trace %v: err %v, %d bytes out; want an error saying %q", c.args, err, len(out), c.want)
+		}
+	}
+	if out, _, err := runDembug("trace", path, "--tick", "100"); err != nil || out == "" {
+		t.Errorf("trace of a real tick: err %v, %d bytes", err, len(out))
+	}
+}
+
+func TestCheckOfAMissingFileHasNoSummary(t *testing.T) {
+	out, stderr, err := runDembug("check", "/nosuch/file.dem")
+	if err == nil || out != "" || !strings.Contains(stderr, "cannot read") {
+		t.Fatalf("err %v, stdout %q, stderr %q", err, out, stderr)
+	}
+}
+
+func TestTypoNamesTheCommand(t *testing.T) {
+	_, _, err := runDembug("chek", "f.dem")
+	if err == nil || !strings.Contains(err.Error(), `did you mean check`) {
+		t.Fatalf("dembug chek f.dem: %v", err)
+	}
+	if out, _, err := runDembug("--version"); err != nil || !strings.Contains(out, "dembug version") {
+		t.Fatalf("--version: %q %v", out, err)
+	}
+}
