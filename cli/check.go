@@ -41,6 +41,8 @@ type CheckResult struct {
 	Inferred []Inferred    `json:"inferred,omitempty"`
 	// Rerun is the --as flags that decode with everything inferred.
 	Rerun []string `json:"rerun,omitempty"`
+
+	unreadable bool // the file could not be read at all
 }
 
 // Inferred is what an unknown name most likely behaves as.
@@ -218,7 +220,7 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 	}()
 	data, err := readFile(path)
 	if err != nil {
-		return CheckResult{File: path, Error: err.Error()}
+		return CheckResult{File: path, Error: err.Error(), unreadable: true}
 	}
 	res, _ = CheckWith(path, data, o)
 	return res
@@ -259,8 +261,8 @@ func checkCmd() *cobra.Command {
 				if asJSON {
 					b, _ := json.Marshal(res)
 					fmt.Fprintln(out, string(b))
-				} else if res.Game != "" || res.Commands > 0 {
-					// (a file that could not be read or opened has no summary)
+				} else if !res.unreadable {
+					// (a file that could not be read has no summary)
 					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
 						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
 				}
