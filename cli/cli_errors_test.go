@@ -45,3 +45,25 @@ func TestTypoNamesTheCommand(t *testing.T) {
 		t.Fatalf("--version: %q %v", out, err)
 	}
 }
+
+// A schema compared with itself has no change (CBasePlayerPawn's two
+// m_vecX included) and exits 0; two builds differ and exit 1, as diff does.
+func TestSchemaDiffExitAndSelf(t *testing.T) {
+	dir := testreplays.Require(t)
+	for _, f := range []string{"dota2/auto-20240102-2233.dem", "cs2/14011.dem", "deadlock/deadlock_hltv_10524.dem"} {
+		p := dir + "/" + f
+		out, _, err := runDembug("schema", "--diff", p, p)
+		if err != nil || !strings.Contains(out, ": 0 changes") {
+			t.Errorf("%s against itself: %v\n%s", f, err, lastLine(out))
+		}
+	}
+	out, _, err := runDembug("schema", "--diff", dir+"/cs2/14011.dem", dir+"/cs2/14160.dem")
+	if err == nil || strings.Contains(out, ": 0 changes") {
+		t.Errorf("two builds: err %v, %s", err, lastLine(out))
+	}
+}
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return l[len(l)-1]
+}

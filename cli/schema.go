@@ -178,5 +178,8 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliase
 	if len(names) > 0 {
 		fmt.Fprintf(w, "new in build %d and unknown to decoder choice: %s (check infers what they behave as)\n", builds[1], strings.Join(names, ", "))
 	}
+	if shown > 0 {
+		return &ExitError{Code: 1} // as diff(1): the schemas differ
+	}
 	return nil
 }

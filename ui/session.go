@@ -438,9 +438,9 @@ func (ix *indexer) step(budget time.Duration) (ch *indexChunk) {
 	for n := 0; ; n++ {
 		_, err := ix.r.Step()
 		if err == io.EOF {
-			if ix.lastKind != container.Stop {
-				ch.EndNote = fmt.Sprintf("end of file after command #%d, no DEM_Stop", ix.lastIndex)
-			}
+			// The replay ends cleanly only after a DEM_Stop (Valve writes
+			// DEM_SpawnGroups and DEM_FileInfo after it); a file without
+			// one ends in replay.ErrNoStop, below.
 			ix.stop(ch, nil)
 			return ch
 		}

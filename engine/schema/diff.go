@@ -98,13 +98,14 @@ func Diff(old, new *Schema) []Change {
 			out = append(out, Change{Kind: ClassRemoved, Serializer: name, Details: []string{fmt.Sprintf("%d fields", len(os.Fields))}})
 			continue
 		}
-		oi, ni := indexByName(os), indexByName(ns)
+		oKeys, nKeys := fieldKeys(os), fieldKeys(ns)
+		oi, ni := indexByName(oKeys), indexByName(nKeys)
 		// Rank among the fields both builds have: a field only "moved" when
 		// its order relative to them changed, not because of an insertion.
-		oRank, nRank := commonRanks(os, ni), commonRanks(ns, oi)
+		oRank, nRank := commonRanks(oKeys, ni), commonRanks(nKeys, oi)
 		for i, f := range os.Fields {
-			j, ok := ni[f.Name]
-			if !ok {
+			j, found := ni[oKeys[i]]
+			if !found {
 				out = append(out, Change{Kind: FieldRemoved, Serializer: name, Field: f.Name, Details: []string{fmt.Sprintf("was #%d, %s", i, f.VarType)}})
 				continue
 			}
@@ -119,12 +120,12 @@ func Diff(old, new *Schema) []Change {
 			if len(details) > 0 {
 				out = append(out, Change{Kind: FieldChanged, Serializer: name, Field: f.Name, Details: details})
 			}
-			if oRank[f.Name] != nRank[f.Name] {
+			if oRank[oKeys[i]] != nRank[oKeys[i]] {
 				out = append(out, Change{Kind: FieldMoved, Serializer: name, Field: f.Name, Details: []string{fmt.Sprintf("index %d → %d", i, j)}})
 			}
 		}
 		for j, g := range ns.Fields {
-			if _, ok := oi[g.Name]; !ok {
+			if _, found := oi[nKeys[j]]; !found {
 				out = append(out, Change{Kind: FieldAdded, Serializer: name, Field: g.Name, Details: []string{fmt.Sprintf("#%d, %s, %s", j, g.VarType, decoderText(g))}})
 			}
 		}
@@ -139,19 +140,35 @@ func orNone(s string) string {
 	return s
 }
 
-func indexByName(s *Serializer) map[string]int {
-	m := make(map[string]int, len(s.Fields))
+// fieldKeys names each field of s for matching across builds: its name,
+// or for a name a serializer repeats (CBasePlayerPawn has two m_vecX) the
+// name and its occurrence, "m_vecX#2".
+func fieldKeys(s *Serializer) []string {
+	seen := map[string]int{}
+	keys := make([]string, len(s.Fields))
 	for i, f := range s.Fields {
-		m[f.Name] = i
+		seen[f.Name]++
+		keys[i] = f.Name
+		if n := seen[f.Name]; n > 1 {
+			keys[i] = fmt.Sprintf("%s#%d", f.Name, n)
+		}
+	}
+	return keys
+}
+
+func indexByName(keys []string) map[string]int {
+	m := make(map[string]int, len(keys))
+	for i, k := range keys {
+		m[k] = i
 	}
 	return m
 }
 
-func commonRanks(s *Serializer, other map[string]int) map[string]int {
+func commonRanks(keys []string, other map[string]int) map[string]int {
 	m := map[string]int{}
-	for _, f := range s.Fields {
-		if _, ok := other[f.Name]; ok {
-			m[f.Name] = len(m)
+	for _, k := range keys {
+		if _, ok := other[k]; ok {
+			m[k] = len(m)
 		}
 	}
 	return m
