@@ -1,0 +1,416 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/views"
+)
+
+// --- selection -----------------------------------------------------------
+
+func (m *Model) expanded(k expKey) bool { return m.userExp[k] || m.autoExp[k] }
+
+// rebuild lists the visible timeline rows and puts the cursor back on the
+// selection.
+func (m *Model) rebuild() {
+	ix := m.ix
+	rows := m.rows[:0]
+	for ci := range ix.Commands {
+		if m.filter != nil && !m.filterCmd[ci] {
+			continue
+		}
+		c := &ix.Commands[ci]
+		rows = append(rows, tlRow{views.RowCommand, int32(ci), -1, -1})
+		if !m.expanded(expKey{int32(ci), -1}) {
+			continue
+		}
+		for mi := range c.Msgs {
+			pe := c.Msgs[mi].PE
+			if m.filter != nil && (pe == nil || !m.anyFiltered(pe.First, len(pe.Updates))) {
+				continue
+			}
+			rows = append(rows, tlRow{views.RowMessage, int32(ci), int32(mi), -1})
+			if pe == nil || !m.expanded(expKey{int32(ci), int32(mi)}) {
+				continue
+			}
+			for ui := range pe.Updates {
+				if m.filter != nil && !m.filterUpd[pe.First+ui] {
+					continue
+				}
+				rows = append(rows, tlRow{views.RowUpdate, int32(ci), int32(mi), int32(ui)})
+			}
+		}
+	}
+	if ix.Err != nil {
+		rows = append(rows, tlRow{views.RowError, -1, -1, -1})
+	} else if ix.EndNote != "" && m.filter == nil {
+		rows = append(rows, tlRow{views.RowNote, -1, -1, -1})
+	}
+	m.rows = rows
+	m.cursor = m.rowOf(m.sel)
+}
+
+// isEnd reports whether a row is the one after the last command: where
+// decoding stopped, or a note about how the file ends.
+func isEnd(k views.RowKind) bool { return k == views.RowError || k == views.RowNote }
+
+func (m *Model) anyFiltered(first, n int) bool {
+	for k := first; k < first+n && k < len(m.filterUpd); k++ {
+		if m.filterUpd[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// rowOf finds the row showing s (or its nearest visible ancestor).
+func (m *Model) rowOf(s Sel) int {
+	if s.Cmd == -2 {
+		for i, r := range m.rows {
+			if isEnd(r.kind) {
+				return i
+			}
+		}
+	}
+	best := -1
+	lo := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].cmd >= int32(s.Cmd) })
+	for i := lo; i < len(m.rows) && m.rows[i].cmd == int32(s.Cmd); i++ {
+		r := m.rows[i]
+		switch {
+		case r.msg == -1:
+			best = i
+		case r.msg == int32(s.Msg) && r.upd == -1:
+			best = i
+		case r.msg == int32(s.Msg) && r.upd == int32(s.Upd):
+			return i
+		}
+	}
+	if best < 0 && len(m.rows) > 0 {
+		best = min(max(0, lo), len(m.rows)-1)
+	}
+	return best
+}
+
+// selFromRow makes the cursor row the selection.
+func (m *Model) selFromRow() tea.Cmd {
+	if m.cursor < 0 || m.cursor >= len(m.rows) {
+		return nil
+	}
+	r := m.rows[m.cursor]
+	if isEnd(r.kind) {
+		m.setSel(Sel{-2, -1, -1, -1})
+		return nil
+	}
+	s := Sel{int(r.cmd), int(r.msg), int(r.upd), -1}
+	if s.Upd >= 0 {
+		if s.Cmd == m.sel.Cmd && s.Msg == m.sel.Msg && s.Upd == m.sel.Upd {
+			s.Field = m.sel.Field
+		} else if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields > 0 {
+			s.Field = 0
+		}
+	}
+	m.setSel(s)
+	return m.ensureDetail()
+}
+
+func (m *Model) setSel(s Sel) {
+	if s.Cmd != m.sel.Cmd || s.Msg != m.sel.Msg || s.Upd != m.sel.Upd {
+		m.entScroll, m.schScroll = 0, 0
+	}
+	if (m.wi != nil || m.wiPending) && (s.Cmd != m.sel.Cmd || s.Msg != m.sel.Msg) {
+		m.leaveWhatIf() // a what-if belongs to one message
+	}
+	if s != m.sel {
+		m.inspScroll = 0
+	}
+	m.sel = s
+}
+
+// reveal selects s, expanding its packet and message in the timeline.
+func (m *Model) reveal(s Sel) tea.Cmd {
+	m.autoExp = map[expKey]bool{}
+	if s.Cmd >= 0 {
+		m.autoExp[expKey{int32(s.Cmd), -1}] = true
+		if s.Msg >= 0 {
+			m.autoExp[expKey{int32(s.Cmd), int32(s.Msg)}] = true
+		}
+	}
+	if m.filter != nil && s.Upd >= 0 {
+		if k := m.ix.FlatOf(s.Cmd, s.Msg, s.Upd); k < 0 || !m.filterUpd[k] {
+			m.clearFilter()
+			m.setNote("filter cleared to show the target", false)
+		}
+	}
+	m.setSel(s)
+	m.rebuild()
+	m.follow()
+	return m.ensureDetail()
+}
+
+// jump selects update k of the flat update list: its first field, or
+// under a filter the first field the filter matches.
+func (m *Model) jump(k int) tea.Cmd {
+	r := m.ix.Updates[k]
+	s := Sel{int(r.Cmd), int(r.Msg), int(r.Upd), -1}
+	if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields > 0 {
+		s.Field = 0
+		if m.filter != nil {
+			s.Field = m.firstMatch(m.filter, r)
+		}
+	}
+	return m.reveal(s)
+}
+
+// firstMatch is the first field of update r whose name mt matches, or 0.
+func (m *Model) firstMatch(mt *matcher, r UpdateRef) int {
+	for fi, id := range m.ix.FieldNames(r) {
+		if mt.fieldName(id) {
+			return fi
+		}
+	}
+	return 0
+}
+
+// flatPos is the flat index of the selected update, or where the next one
+// would be (as a half position: the index of the first update after the
+// selection, minus a half, expressed as (k, exact)).
+func (m *Model) flatPos() (k int, exact bool) {
+	if m.sel.Upd >= 0 {
+		if f := m.ix.FlatOf(m.sel.Cmd, m.sel.Msg, m.sel.Upd); f >= 0 {
+			return f, true
+		}
+	}
+	if m.sel.Cmd == -2 {
+		return len(m.ix.Updates), false
+	}
+	c, msg := int32(m.sel.Cmd), int32(m.sel.Msg)
+	k = sort.Search(len(m.ix.Updates), func(i int) bool {
+		u := m.ix.Updates[i]
+		return u.Cmd > c || (u.Cmd == c && msg >= 0 && u.Msg >= msg)
+	})
+	return k, false
+}
+
+func (m *Model) stepUpdate(dir int) tea.Cmd {
+	n := len(m.ix.Updates)
+	if n == 0 {
+		m.setNote("no entity update yet", false)
+		return nil
+	}
+	k, exact := m.flatPos()
+	if dir > 0 && exact {
+		k++
+	}
+	if dir < 0 {
+		k--
+	}
+	for k >= 0 && k < n && m.filter != nil && !m.filterUpd[k] {
+		k += dir
+	}
+	if k < 0 || k >= n {
+		if dir > 0 {
+			m.setNote("last entity update", false)
+		} else {
+			m.setNote("first entity update", false)
+		}
+		return nil
+	}
+	return m.jump(k)
+}
+
+func (m *Model) stepPacket(dir int) tea.Cmd {
+	c := m.sel.Cmd
+	if c == -2 {
+		c = len(m.ix.Commands)
+	}
+	for i := c + dir; i >= 0 && i < len(m.ix.Commands); i += dir {
+		if m.ix.Commands[i].Kind.HasPackets() && (m.filter == nil || m.filterCmd[i]) {
+			return m.reveal(Sel{i, -1, -1, -1})
+		}
+	}
+	m.setNote("no more packets", false)
+	return nil
+}
+
+func (m *Model) gotoTick(t int) tea.Cmd {
+	for k, r := range m.ix.Updates {
+		if m.ix.Commands[r.Cmd].Tick >= int32(t) {
+			return m.jump(k)
+		}
+	}
+	for i, c := range m.ix.Commands {
+		if c.Tick >= int32(t) {
+			return m.reveal(Sel{i, -1, -1, -1})
+		}
+	}
+	m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
+	return nil
+}
+
+func (m *Model) gotoEntity(e int) tea.Cmd {
+	n := len(m.ix.Updates)
+	k, exact := m.flatPos()
+	if !exact {
+		k--
+	}
+	for i := 1; i <= n; i++ {
+		j := ((k+i)%n + n) % n
+		r := m.ix.Updates[j]
+		if u := m.ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd)); u != nil && u.Entity == int32(e) {
+			return m.jump(j)
+		}
+	}
+	m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
+	return nil
+}
+
+func (m *Model) doSearch(q string) tea.Cmd {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil
+	}
+	m.lastSearch = q
+	mt := newMatcher(m.ix, q)
+	n := len(m.ix.Updates)
+	k, exact := m.flatPos()
+	if !exact {
+		k--
+	}
+	for i := 1; i <= n; i++ {
+		j := ((k+i)%n + n) % n
+		r := m.ix.Updates[j]
+		if !mt.update(m.ix, r) {
+			continue
+		}
+		cmd := m.jump(j)
+		if m.sel.Field >= 0 {
+			m.sel.Field = m.firstMatch(mt, r)
+		}
+		total := 0
+		for _, rr := range m.ix.Updates {
+			if mt.update(m.ix, rr) {
+				total++
+			}
+		}
+		m.setNote(fmt.Sprintf("%q: %d matching updates", q, total), false)
+		return cmd
+	}
+	m.setNote(fmt.Sprintf("no field or class matches %q", q), true)
+	return nil
+}
+
+func (m *Model) applyFilter() {
+	n := len(m.ix.Updates)
+	m.filterUpd = make([]bool, n)
+	m.filterCmd = make([]bool, len(m.ix.Commands))
+	for k, r := range m.ix.Updates {
+		if m.filter.update(m.ix, r) {
+			m.filterUpd[k] = true
+			m.filterCmd[r.Cmd] = true
+		}
+	}
+}
+
+func (m *Model) setFilter(q string) tea.Cmd {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		m.clearFilter()
+		m.rebuild()
+		m.follow()
+		m.setNote("filter cleared", false)
+		return nil
+	}
+	m.filter, m.filterText = newMatcher(m.ix, q), q
+	m.applyFilter()
+	count := 0
+	for _, b := range m.filterUpd {
+		if b {
+			count++
+		}
+	}
+	if count == 0 {
+		m.clearFilter()
+		m.setNote(fmt.Sprintf("no update touches a field or class matching %q", q), true)
+		return nil
+	}
+	m.setNote(fmt.Sprintf("filter %q: %d updates", q, count), false)
+	if k := m.ix.FlatOf(m.sel.Cmd, m.sel.Msg, m.sel.Upd); k >= 0 && m.filterUpd[k] {
+		m.rebuild()
+		m.follow()
+		return nil
+	}
+	for k, b := range m.filterUpd {
+		if b {
+			return m.jump(k)
+		}
+	}
+	return nil
+}
+
+func (m *Model) clearFilter() {
+	m.filter, m.filterText, m.filterUpd, m.filterCmd = nil, "", nil, nil
+}
+
+// ensureDetail requests the decode of the selected packet-entities
+// message unless it is loaded or on its way.
+func (m *Model) ensureDetail() tea.Cmd {
+	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
+	if msg == nil || msg.PE == nil {
+		return nil
+	}
+	key := [2]int{m.sel.Cmd, m.sel.Msg}
+	if m.detail != nil && m.detail.Cmd == key[0] && m.detail.Msg == key[1] {
+		return nil
+	}
+	if m.loading && m.loadKey == key {
+		return nil
+	}
+	m.detailGen++
+	gen := m.detailGen
+	m.dec.latest.Store(gen)
+	m.loading, m.loadKey, m.loadErr = true, key, ""
+	dec, inner := m.dec, msg.Index
+	return safe(func() tea.Msg {
+		det, err := dec.Load(gen, key[0], key[1], inner)
+		return detailMsg{gen, det, err}
+	})
+}
+
+// cur returns the loaded detail when it is the selected message's.
+func (m *Model) cur() *Detail {
+	if m.detail != nil && m.detail.Cmd == m.sel.Cmd && m.detail.Msg == m.sel.Msg {
+		return m.detail
+	}
+	return nil
+}
+
+// curFields returns the selected update's recorded fields.
+func (m *Model) curFields() []provenance.Field {
+	d := m.cur()
+	if d == nil || m.sel.Upd < 0 || m.sel.Upd >= len(d.Rec.Updates) {
+		return nil
+	}
+	return d.Rec.UpdateFields(m.sel.Upd)
+}
+
+func (m *Model) moveField(delta int) {
+	if wi := m.wiHere(); wi != nil {
+		m.moveDiffRow(wi, delta)
+		return
+	}
+	fs := m.curFields()
+	if len(fs) == 0 {
+		return
+	}
+	f := m.sel.Field + delta
+	f = clamp(f, 0, len(fs)-1)
+	if f != m.sel.Field {
+		m.sel.Field = f
+		m.inspScroll = 0
+	}
+}
