@@ -5,7 +5,9 @@ import (
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/brokendemo"
+	"github.com/dembug/dembug/internal/testreplays"
 )
 
 func TestWrongDecoderIsNamed(t *testing.T) {
@@ -54,5 +56,28 @@ func TestDroppedPathBitIsNamed(t *testing.T) {
 	}
 	if fix.WhatIf.Insert != 1 || fix.WhatIf.Bit != bit {
 		t.Fatalf("fix %s, want one bit inserted at bit %d", fix.Explain, bit)
+	}
+}
+
+// A patch that changes a field's bit count in the schema (the data keeps
+// the old width) is named, and every read of the field with the old width
+// aligns the message.
+func TestChangedBitCountIsNamed(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	patched, n, err := writer.SetBitCount(data, "m_flCycle", 14) // the data has 15
+	if err != nil || n == 0 {
+		t.Fatalf("patch: %d fields, %v", n, err)
+	}
+	c, err := diagnose.Capture(patched)
+	if err != nil || c == nil {
+		t.Fatalf("no misaligned message (err %v)", err)
+	}
+	fix, err := c.Locate()
+	if err != nil {
+		t.Fatalf("locate: %v", err)
+	}
+	d := fix.WhatIf.Decoder
+	if fix.Name != "CBodyComponent.m_flCycle" || d == nil || d.Family != decoder.FamQuantized || d.Q.SchemaBits != 15 || fix.WhatIf.Field == nil {
+		t.Fatalf("fix at %s: %s", fix.Name, fix.Explain)
 	}
 }

@@ -228,32 +228,49 @@ func (c *Case) Locate() (*Fix, error) {
 		best.Explain += explainAmbiguity(run)
 		best.Ambiguous = run
 	}
-	for i := max(0, last-32); i <= last && i < len(fields); i++ {
+	tried := map[*schema.Field]bool{}
+	// From the symptom back: a misread shows within a few fields of it.
+	for i := min(last, len(fields)-1); i >= 0 && i >= last-32; i-- {
 		f := &fields[i]
-		for _, d := range Candidates {
-			if d.Family == f.Decoder.Family && d.Family != decoder.FamVector {
-				continue
+		// Another decoder for this read, or (a patch that changed the
+		// field's settings) for every read of the field in the message.
+		type trial struct {
+			w     entity.WhatIf
+			d     *decoder.Decoder
+			field bool
+		}
+		var trials []trial
+		if f.Schema != nil && !tried[f.Schema] {
+			tried[f.Schema] = true
+			for _, d := range variants(f) {
+				trials = append(trials, trial{entity.WhatIf{Occurrence: -1, Field: f.Schema, Decoder: d}, d, true})
 			}
+		}
+		for _, d := range Candidates {
+			if d.Family != f.Decoder.Family || d.Family == decoder.FamVector {
+				trials = append(trials, trial{entity.WhatIf{Occurrence: i, Decoder: d}, d, false})
+			}
+		}
+		for _, tr := range trials {
 			if tries >= limit {
 				break
 			}
 			tries++
-			w := entity.WhatIf{Occurrence: i, Decoder: d}
-			res, rec, rep := c.Try(w)
+			res, rec, rep := c.Try(tr.w)
 			if !aligns(res) {
 				continue
 			}
 			cost := editCost(rec, rep, lo, hi, c.future)
-			if kindOf(d.Family) != kindOf(f.Decoder.Family) {
+			if kindOf(tr.d.Family) != kindOf(f.Decoder.Family) {
 				cost += 0.25 // a float stays a float more often than it becomes a vector
 			}
-			if f.Decoder.Family != decoder.FamDefault {
+			if f.Decoder.Family != decoder.FamDefault && !tr.field {
 				// Decoder choice for a known type matches every public
-				// parser on every shared replay: overriding it is a bolder
-				// claim than one damaged bit.
+				// parser on every shared replay: overriding one read of it
+				// is a bolder claim than one damaged bit.
 				cost += 0.25
 			}
-			consider(w, f, rec, rep, cost)
+			consider(tr.w, f, rec, rep, cost)
 		}
 	}
 	if best == nil {
@@ -352,6 +369,14 @@ func blame(rec *provenance.Message, w entity.WhatIf) (int, string) {
 	if w.Decoder != nil && w.Occurrence >= 0 && w.Occurrence < len(rec.Fields) {
 		return w.Occurrence, rec.Fields[w.Occurrence].Name
 	}
+	if w.Decoder != nil && w.Field != nil {
+		// Every read of the field: the first is where the message breaks.
+		for i := range rec.Fields {
+			if rec.Fields[i].Schema == w.Field {
+				return i, rec.Fields[i].Name
+			}
+		}
+	}
 	for i := range rec.Fields {
 		f := &rec.Fields[i]
 		if (w.Bit >= f.Op.Start && w.Bit < f.Op.Start+f.Op.Bits) || (w.Bit >= f.Start && w.Bit < f.Start+f.Bits) {
@@ -369,6 +394,8 @@ func blame(rec *provenance.Message, w entity.WhatIf) (int, string) {
 
 func explain(f *provenance.Field, w entity.WhatIf) string {
 	switch {
+	case w.Decoder != nil && w.Field != nil:
+		return fmt.Sprintf("every read of %s with %s instead of %s aligns the message (did a patch change the field's settings?)", w.Field.Name, w.Decoder.Describe(), f.Decoder.Describe())
 	case w.Decoder != nil:
 		return fmt.Sprintf("%s read with %s instead of %s aligns the message", f.Name, w.Decoder.Describe(), f.Decoder.Describe())
 	case w.Insert > 0:
@@ -376,4 +403,23 @@ func explain(f *provenance.Field, w entity.WhatIf) string {
 	default:
 		return fmt.Sprintf("dropping %d bit(s) at bit %d (%s) aligns the message", w.Skip, w.Bit, f.Name)
 	}
+}
+
+// variants are the decoders a patch that changed a field's settings would
+// call for: a quantized float with a bit count one or two away (the range
+// and flags kept), and simulation time for a float.
+func variants(f *provenance.Field) []*decoder.Decoder {
+	var out []*decoder.Decoder
+	if f.Decoder.Family == decoder.FamQuantized && f.Schema != nil {
+		s := f.Schema
+		for _, d := range []int32{-1, 1, -2, 2} {
+			if q, err := decoder.NewQuantized(s.BitCount+d, s.EncodeFlags, s.Low, s.LowSet, s.High, s.HighSet); err == nil {
+				out = append(out, &decoder.Decoder{Family: decoder.FamQuantized, Q: &q})
+			}
+		}
+	}
+	if f.Decoder.Family.IsFloat() && f.Decoder.Family != decoder.FamSimTime {
+		out = append(out, &decoder.Decoder{Family: decoder.FamSimTime, TickInterval: 1.0 / 30})
+	}
+	return out
 }

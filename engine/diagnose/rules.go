@@ -24,6 +24,7 @@ const (
 	Denormal       Rule = "denormal float"
 	AbsurdFloat    Rule = "absurdly large float"
 	VarintTooLong  Rule = "varint longer than its value needs"
+	VarintOverflow Rule = "varint-overflow"
 	OutOfTypeRange Rule = "integer outside its type"
 	NotUTF8        Rule = "string is not UTF-8"
 	ControlChars   Rule = "string holds control characters"
@@ -43,6 +44,7 @@ var Explanations = map[Rule]string{
 	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float.",
 	AbsurdFloat:    "magnitude above 1e9: Source 2 worlds span ±16384 units and times are seconds.",
 	VarintTooLong:  "Valve writes varints in their shortest form; a longer one means the bytes belong to something else.",
+	VarintOverflow: "a 5-byte varint read as 32 bits: bits above the 32nd were cut (the type likely needs 64 bits, as itemid_t does), or its last byte is padding; the read consumed the varint whole, so alignment is not at stake.",
 	OutOfTypeRange: "the value does not fit the field's declared integer type.",
 	NotUTF8:        "networked strings are UTF-8; invalid bytes suggest the string started at the wrong bit.",
 	ControlChars:   "control characters in a networked string suggest it started at the wrong bit.",
@@ -58,7 +60,7 @@ var Explanations = map[Rule]string{
 
 // Scores: how strongly each rule points at a misread (0..1).
 var Scores = map[Rule]float64{
-	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, OutOfTypeRange: 0.7,
+	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, VarintOverflow: 0.3, OutOfTypeRange: 0.7,
 	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
 	PathOutside: 1, PathOrder: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
 }
@@ -131,7 +133,13 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 				s := int64(v.U)
 				raw = uint64(s<<1) ^ uint64(s>>63)
 			}
-			if used, need := f.Bits/8, varintBytes(raw); fam != decoder.FamUnsignedMinusOne && used > need {
+			switch used, need := f.Bits/8, varintBytes(raw); {
+			case fam == decoder.FamUnsignedMinusOne || used <= need:
+			case used == 5 && is32BitVarint(fam):
+				// A 32-bit read keeps the low 32 bits of what may be a
+				// wider value: a cut, not a misread.
+				out = append(out, hit(VarintOverflow, "5 bytes read as 32 bits; %d fit in %d", raw, need))
+			default:
 				out = append(out, hit(VarintTooLong, "%d bytes for a value that needs %d", used, need))
 			}
 		}
@@ -164,6 +172,15 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 		}
 	}
 	return out
+}
+
+// is32BitVarint reports whether f reads a varint into 32 bits.
+func is32BitVarint(f decoder.Family) bool {
+	switch f {
+	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamSigned, decoder.FamHandle:
+		return true
+	}
+	return false
 }
 
 func isVarint(f decoder.Family) bool {

@@ -116,3 +116,18 @@ func TestMessageLevelRules(t *testing.T) {
 		t.Errorf("bad deletions not flagged: %+v", rep)
 	}
 }
+
+// A 5-byte varint read into 32 bits keeps its low 32 bits (itemid_t is
+// 64-bit): a cut, flagged weak as varint-overflow, not as a misread.
+func TestFiveByteVarintIsAnOverflow(t *testing.T) {
+	as := Field(field("itemid_t", decoder.FamDefault, decoder.Uint(18049709), 40), nil)
+	if !has(as, VarintOverflow) || has(as, VarintTooLong) {
+		t.Errorf("5-byte varint read as 32 bits: %v", as)
+	}
+	if has(Field(field("uint64", decoder.FamUnsigned64, decoder.Uint(18049709), 40), nil), VarintOverflow) {
+		t.Error("a 64-bit varint flagged as an overflow")
+	}
+	if !has(Field(field("uint32", decoder.FamUnsigned, decoder.Uint(1), 24), nil), VarintTooLong) {
+		t.Error("a 3-byte varint holding 1 not flagged too long")
+	}
+}

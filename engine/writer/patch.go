@@ -171,3 +171,83 @@ func eachRaw(b []byte, fn func(num protowire.Number, raw, v []byte)) error {
 	}
 	return nil
 }
+
+// SetBitCount rewrites a demo file as a patch that changes a field's bit
+// count in the schema would leave it: every field named name gets bits as
+// its bit count, while the data keeps the old width. It returns the file
+// and how many fields changed.
+func SetBitCount(data []byte, name string, bits int32) ([]byte, int, error) {
+	cr, err := container.NewReader(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := NewFile()
+	changed := 0
+	for {
+		c, err := cr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		body := c.Body
+		if c.Kind == container.SendTables {
+			ser, err := messages.SendTablesData(body)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ser, changed, err = setBits(ser, name, bits); err != nil {
+				return nil, 0, err
+			}
+			inner := protowire.AppendVarint(nil, uint64(len(ser)))
+			inner = append(inner, ser...)
+			body = protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), inner)
+		}
+		out.Command(c.Kind, c.Tick, body, c.Compressed)
+	}
+	return out.Bytes(), changed, nil
+}
+
+// setBits rewrites field 3 (bit_count) of every field message whose
+// var_name symbol is name.
+func setBits(b []byte, name string, bits int32) ([]byte, int, error) {
+	var symbols []string
+	if err := eachField(b, func(num protowire.Number, v []byte, _ uint64) error {
+		if num == 2 {
+			symbols = append(symbols, string(v))
+		}
+		return nil
+	}); err != nil {
+		return nil, 0, err
+	}
+	var out []byte
+	changed := 0
+	err := eachRaw(b, func(num protowire.Number, raw, v []byte) {
+		if num != 3 {
+			out = append(out, raw...)
+			return
+		}
+		isName := false
+		eachField(v, func(n protowire.Number, _ []byte, x uint64) error {
+			if n == 2 && int(x) < len(symbols) && symbols[x] == name {
+				isName = true
+			}
+			return nil
+		})
+		if !isName {
+			out = append(out, raw...)
+			return
+		}
+		var f []byte
+		eachRaw(v, func(n protowire.Number, r, _ []byte) {
+			if n != 3 {
+				f = append(f, r...)
+			}
+		})
+		f = protowire.AppendVarint(protowire.AppendTag(f, 3, protowire.VarintType), uint64(bits))
+		out = protowire.AppendBytes(protowire.AppendTag(out, 3, protowire.BytesType), f)
+		changed++
+	})
+	return out, changed, err
+}
