@@ -24,6 +24,13 @@ type Rename struct {
 // not know. Only symbols used as var_type (or var_encoder) change, so class
 // and field names stay. It returns the file and how many symbols changed.
 func RenameInSchema(data []byte, rn Rename) ([]byte, int, error) {
+	return rewriteSchema(data, func(ser []byte) ([]byte, int, error) { return renameSymbols(ser, rn) })
+}
+
+// rewriteSchema copies a demo file command by command, passing the
+// CSVCMsg_FlattenedSerializer of DEM_SendTables through edit, and returns
+// the file and what edit counted.
+func rewriteSchema(data []byte, edit func(ser []byte) ([]byte, int, error)) ([]byte, int, error) {
 	cr, err := container.NewReader(data)
 	if err != nil {
 		return nil, 0, err
@@ -44,8 +51,7 @@ func RenameInSchema(data []byte, rn Rename) ([]byte, int, error) {
 			if err != nil {
 				return nil, 0, err
 			}
-			ser, changed, err = renameSymbols(ser, rn)
-			if err != nil {
+			if ser, changed, err = edit(ser); err != nil {
 				return nil, 0, err
 			}
 			inner := protowire.AppendVarint(nil, uint64(len(ser)))
@@ -177,36 +183,7 @@ func eachRaw(b []byte, fn func(num protowire.Number, raw, v []byte)) error {
 // its bit count, while the data keeps the old width. It returns the file
 // and how many fields changed.
 func SetBitCount(data []byte, name string, bits int32) ([]byte, int, error) {
-	cr, err := container.NewReader(data)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := NewFile()
-	changed := 0
-	for {
-		c, err := cr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		body := c.Body
-		if c.Kind == container.SendTables {
-			ser, err := messages.SendTablesData(body)
-			if err != nil {
-				return nil, 0, err
-			}
-			if ser, changed, err = setBits(ser, name, bits); err != nil {
-				return nil, 0, err
-			}
-			inner := protowire.AppendVarint(nil, uint64(len(ser)))
-			inner = append(inner, ser...)
-			body = protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), inner)
-		}
-		out.Command(c.Kind, c.Tick, body, c.Compressed)
-	}
-	return out.Bytes(), changed, nil
+	return rewriteSchema(data, func(ser []byte) ([]byte, int, error) { return setBits(ser, name, bits) })
 }
 
 // setBits rewrites field 3 (bit_count) of every field message whose
