@@ -15,9 +15,8 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// patchReplays are the real replays patched here: one per game, and a
-// second CS2 build.
-var patchReplays = []string{"dota2/auto-20240102-2233.dem", "cs2/14160.dem", "cs2/14011.dem", "deadlock/deadlock_hltv_10524.dem"}
+// patchGames are the folders whose every replay is patched here.
+var patchGames = []string{"dota2", "cs2", "deadlock"}
 
 // entitiesOf decodes a whole file under aliases and prints its entities as
 // `dembug entities` does.
@@ -65,19 +64,22 @@ func renames(r *replay.Replay) []writer.Rename {
 }
 
 // TestPatchedReplaysAreInferred simulates a game patch for every known type
-// and encoder of real replays of the three games: the name is renamed in
+// and encoder of every shared replay of the three games: the name is renamed in
 // the file's flattened serializer, so every field of it falls back. For
 // each rename that breaks alignment, check must name the first read of the
 // renamed name as the breaking read, and infer a name under which the
 // patched file decodes to exactly the original's entities.
 func TestPatchedReplaysAreInferred(t *testing.T) {
-	dir := testreplays.Require(t)
+	var files []string
+	for _, g := range patchGames {
+		files = append(files, testreplays.Files(t, g)...)
+	}
 	broken, inBaseline, games := 0, 0, map[string]bool{}
-	for _, name := range patchReplays {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+	for _, path := range files {
+		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
+		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Logf("skipping %s: %v", name, err)
-			continue
+			t.Fatal(err)
 		}
 		want, orig := entitiesOf(t, data, schema.Aliases{})
 		for _, rn := range renames(orig) {
