@@ -265,3 +265,39 @@ func appendIndex(b []byte, k int32) []byte {
 	}
 	return append(b, s...)
 }
+
+// elementPastLength reports, for a path that names an element of a
+// variable array (or table), whether the element lies at or past the
+// array's length in state: Valve sends a longer length before the new
+// elements, so an element past it was read from the wrong bits. What-if
+// decodes check it to stop early; ordinary decodes do not pay for it.
+func elementPastLength(ser *schema.Serializer, node *Node, p *fieldpath.Path) (int32, uint64, bool) {
+	for i := 0; i <= p.Last && ser != nil && node != nil; i++ {
+		idx := p.Idx[i]
+		if int(idx) >= len(ser.Fields) {
+			return 0, 0, false
+		}
+		f := ser.Fields[idx]
+		switch f.Model {
+		case schema.VariableArray, schema.VariableTable:
+			if i == p.Last {
+				return 0, 0, false
+			}
+			k := p.Idx[i+1]
+			length := node.Get(int(idx))
+			if length.Kind == decoder.KindUint && uint64(k) >= length.U {
+				return k, length.U, true
+			}
+			if f.Model == schema.VariableArray {
+				return 0, 0, false
+			}
+			ser, node = f.Serializer, node.Kid(int(idx)).Kid(int(k))
+			i++
+		case schema.FixedTable:
+			ser, node = f.Serializer, node.Kid(int(idx))
+		default:
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}

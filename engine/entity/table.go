@@ -606,6 +606,9 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			}
 		}
 		if t.whatIf != nil {
+			if k, n, past := elementPastLength(ser, state, p); past {
+				return i, &PathError{*p, fmt.Sprintf("element %d past the array's length %d", k, n), nil}
+			}
 			field := func() *schema.Field { _, f, _ := t.fieldName(ser, state, p); return f }
 			if d := t.whatIf.decoderFor(field, tg.dec, t.fieldCount); d != nil {
 				tg.dec = d

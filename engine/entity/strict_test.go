@@ -1,0 +1,53 @@
+package entity_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// TestRealReplaysPassWhatIfChecks decodes every message of every shared
+// replay a second time as an empty what-if, which stops at a path out of
+// order or an array element past its length: real data has neither, so
+// those checks only ever stop a misread.
+func TestRealReplaysPassWhatIfChecks(t *testing.T) {
+	for _, g := range []string{"dota2", "cs2", "deadlock"} {
+		for _, path := range testreplays.Files(t, g) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := replay.Open(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before *entity.Table
+			r.Hooks.Record = func(replay.Location) *provenance.Message {
+				before = r.Entities.Snapshot()
+				return nil
+			}
+			checked := 0
+			r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
+				if res.Skipped || before == nil {
+					return
+				}
+				if w := before.ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1}); w.Misaligned || w.Err != nil {
+					t.Fatalf("%s tick %d: the empty what-if fails where the decode does not: %v", path, loc.Tick, w.Err)
+				}
+				checked++
+			}
+			if err := r.Run(func(*container.Command) bool { return false }); err != nil {
+				t.Fatal(err)
+			}
+			if checked == 0 {
+				t.Fatalf("%s: no message checked", path)
+			}
+		}
+	}
+}
