@@ -6,17 +6,16 @@ import (
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// A checked run keeps a fork to resume from (only the last one before the
-// first misaligned message): one after the first ForkMin bytes, then each
-// time it has decoded a sixteenth of what it had decoded at the last one,
-// and at least ForkMin more. Resuming at the first misaligned message
-// then re-decodes at most a sixteenth of what went before it, and a long
-// file costs a few dozen forks. MaxRounds bounds how many times inference
-// starts again where a decode under what it found misaligns further on.
-const (
-	ForkMin   = 64 << 10
-	MaxRounds = 3
-)
+// MaxRounds bounds how many times inference starts again where a decode
+// under what it found misaligns further on.
+//
+// The checked run keeps no forks as it goes: a fork makes every entity's
+// state shared, and the run then copies each node it writes, which cost an
+// ordinary check a sixth of its time (forks taken during the signon only,
+// with no entity yet, still cost a tenth for the string tables' copies and
+// saved a patched check nothing measurable). Inference decodes afresh up to
+// the first misaligned message, most often early in the file.
+const MaxRounds = 3
 
 // Checked is a whole-file decode, and what inference made of it.
 type Checked struct {
@@ -51,7 +50,7 @@ type Options struct {
 // the schema has unknown names, it infers them from the first misaligned
 // message (see Options).
 func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
-	r, fork, err := decode(data, a)
+	r, err := decode(data, a)
 	if r == nil {
 		return nil, err
 	}
@@ -65,7 +64,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 			break
 		}
 		at := last.FirstMisaligned.Loc
-		start, err := resumeBefore(data, ch.Aliases, fork, at.Command)
+		start, err := resumeBefore(data, ch.Aliases, at.Command)
 		if err != nil {
 			break
 		}
@@ -82,7 +81,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 		if !o.Confirm {
 			break
 		}
-		ch.Last, fork, ch.LastErr = verify(start, aliases)
+		ch.Last, ch.LastErr = verify(start, aliases)
 		if ch.Last == nil {
 			ch.Last = last
 			break
@@ -94,59 +93,38 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 	return ch, nil
 }
 
-// decode runs a whole file, keeping a fork every ForkEvery bytes until the
-// first misaligned message.
-func decode(data []byte, a schema.Aliases) (*replay.Replay, *replay.Replay, error) {
+// decode runs a whole file under aliases a.
+func decode(data []byte, a schema.Aliases) (*replay.Replay, error) {
 	r, err := replay.Open(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r.Aliases = a
-	fork := watchForks(r)
-	err = r.Run(nil)
-	return r, *fork, err
+	return r, r.Run(nil)
 }
 
-// watchForks makes r keep forks to resume from as it decodes (see ForkMin).
-func watchForks(r *replay.Replay) **replay.Replay {
-	var fork *replay.Replay
-	next := ForkMin
-	r.Hooks.Command = func(c *container.Command) {
-		if r.FirstMisaligned == nil && c.End() >= next && !r.Done {
-			fork, next = r.Fork(), c.End()+max(ForkMin, c.End()/16)
-		}
-	}
-	return &fork
-}
-
-// verify decodes the rest of the file from start (a fork before the
-// first misaligned message) under aliases a: a run as if the whole file had
-// been decoded with them, but for the values decoded before the fork.
-func verify(start *replay.Replay, a schema.Aliases) (*replay.Replay, *replay.Replay, error) {
+// verify decodes the rest of the file from start (a replay positioned
+// before the first misaligned message) under aliases a: a run as if the
+// whole file had been decoded with them, but for the values decoded
+// before start.
+func verify(start *replay.Replay, a schema.Aliases) (*replay.Replay, error) {
 	r := start.Fork()
 	if err := r.Realias(a); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r.FirstMisaligned = nil
-	fork := watchForks(r)
-	err := r.Run(nil)
-	return r, *fork, err
+	return r, r.Run(nil)
 }
 
-// resumeBefore returns a replay positioned just before command cmd: the
-// fork, or a fresh decode, stepped on.
-func resumeBefore(data []byte, a schema.Aliases, fork *replay.Replay, cmd int) (*replay.Replay, error) {
-	r := fork
-	if r == nil || r.Stats.Commands > cmd {
-		var err error
-		if r, err = replay.Open(data); err != nil {
-			return nil, err
-		}
-		r.Aliases = a
-	} else {
-		r = r.Fork()
+// resumeBefore returns a replay decoded under aliases a up to just before
+// command cmd.
+func resumeBefore(data []byte, a schema.Aliases, cmd int) (*replay.Replay, error) {
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
 	}
-	if r.Stats.Commands < cmd {
+	r.Aliases = a
+	if cmd > 0 {
 		if err := r.Run(func(c *container.Command) bool { return c.Index+1 >= cmd }); err != nil {
 			return nil, err
 		}

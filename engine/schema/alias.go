@@ -202,8 +202,8 @@ func markUnknown(f *Field, g game.Game) {
 type Unknown struct {
 	Kind   Kind
 	Name   string
-	Fields int      // schema fields carrying it
-	Sample []string // up to three of those fields, Serializer.field
+	Fields int      // distinct schema fields carrying it
+	Sample []string // up to three of their names
 }
 
 // Unknowns lists every unknown type and encoder of the schema, sorted by
@@ -225,14 +225,14 @@ func (s *Schema) Unknowns() []Unknown {
 			u.Sample = append(u.Sample, where)
 		}
 	}
-	for _, ser := range s.Serializers {
-		for _, f := range ser.Fields {
-			if f.UnknownType != "" {
-				add(KindType, f.UnknownType, ser.Name+"."+f.Name)
-			}
-			if f.UnknownEncoder != "" {
-				add(KindEncoder, f.UnknownEncoder, ser.Name+"."+f.Name)
-			}
+	// Every distinct field once (a field nested in many classes is one):
+	// Fields is a tenth the length of every serializer's list.
+	for _, f := range s.Fields {
+		if f.UnknownType != "" {
+			add(KindType, f.UnknownType, f.Name)
+		}
+		if f.UnknownEncoder != "" {
+			add(KindEncoder, f.UnknownEncoder, f.Name)
 		}
 	}
 	out := make([]Unknown, 0, len(by))
