@@ -66,6 +66,7 @@ type Score struct {
 	Anomalies float64 // anomaly weight of the first misaligned message, when it aligns
 	Change    float64 // in the first misaligned message, the mean change of values against the entity's previous ones (0..1)
 	Messages  int     // messages decoded from the first misaligned one on
+	recorded  bool    // the first misaligned message was recorded: Anomalies and Change are set
 }
 
 // Better reports whether a beats b: more messages aligned, then a later
@@ -186,6 +187,7 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 		}
 		sc.Aligned++
 		if got != nil {
+			sc.recorded = true
 			if lookup == nil {
 				lookup = exists(r.Entities)
 			}
@@ -334,7 +336,10 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 				hs = hs[:i]
 				break
 			}
-			hs[i].sc = c.score(&hs[i], Window, false)
+			// Menders alike so far will likely tie on the window too:
+			// record the message now for the tie-break, not again later.
+			alike := i+1 < len(hs) && !menderWorse(hs[i+1], hs[i]) || i > 0 && !menderWorse(hs[i], hs[i-1])
+			hs[i].sc = c.score(&hs[i], Window, alike)
 		}
 	} else {
 		hs = hs[:0]
@@ -384,7 +389,12 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 	// Alike in alignment: the values decide, so record those.
 	if tied := alignedAlike(hs); len(tied) > 1 {
 		for _, i := range tied {
-			hs[i].sc = c.score(&hs[i], Window, true)
+			if !hs[i].sc.recorded {
+				// Only the first misaligned message is recorded: decode
+				// that alone, keeping the window's counts.
+				w := c.score(&hs[i], 1, true)
+				hs[i].sc.Anomalies, hs[i].sc.Change, hs[i].sc.recorded = w.Anomalies, w.Change, true
+			}
 		}
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].sc.Better(hs[j].sc) })
