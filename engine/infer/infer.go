@@ -337,9 +337,12 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 				break
 			}
 			// Menders alike so far will likely tie on the window too:
-			// record the message now for the tie-break, not again later.
+			// record the message now for the tie-break, not again later
+			// (unless they read every field the message reads alike, as
+			// char[N] and CUtlString do where no array of symbols is sent:
+			// the record would tell them apart by nothing).
 			alike := i+1 < len(hs) && !menderWorse(hs[i+1], hs[i]) || i > 0 && !menderWorse(hs[i], hs[i-1])
-			hs[i].sc = c.score(&hs[i], Window, alike)
+			hs[i].sc = c.score(&hs[i], Window, alike && !c.readAlike(ob, hs, i))
 		}
 	} else {
 		hs = hs[:0]
@@ -387,7 +390,7 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 		return hypothesis{}, false
 	}
 	// Alike in alignment: the values decide, so record those.
-	if tied := alignedAlike(hs); len(tied) > 1 {
+	if tied := alignedAlike(hs); len(tied) > 1 && !c.allReadAlike(ob, hs, tied) {
 		for _, i := range tied {
 			if !hs[i].sc.recorded {
 				// Only the first misaligned message is recorded: decode
@@ -577,4 +580,56 @@ func (c *Case) scoreAll(hs []hypothesis, window int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// readSignature is how a hypothesis reads the fields of its name that the
+// first misaligned message and its failed baselines read.
+func (c *Case) readSignature(ob *Observed, h *hypothesis) string {
+	seen := map[*schema.Field]bool{}
+	var fields []*schema.Field
+	collect := func(m *provenance.Message) {
+		if m == nil {
+			return
+		}
+		for i := range m.Fields {
+			if f := m.Fields[i].Schema; f != nil && !seen[f] && f.Carries(h.sus.Kind, h.sus.Name) {
+				seen[f] = true
+				fields = append(fields, f)
+			}
+		}
+	}
+	collect(ob.Rec)
+	for _, b := range ob.Baselines {
+		collect(b)
+	}
+	return signature(schema.Under(fields, h.aliases, c.Start.Game))
+}
+
+// readAlike reports whether the menders next to hs[i] that will tie with
+// it read the message alike, so that recording it settles nothing.
+func (c *Case) readAlike(ob *Observed, hs []hypothesis, i int) bool {
+	key := c.readSignature(ob, &hs[i])
+	for _, j := range []int{i - 1, i + 1} {
+		if j >= 0 && j < len(hs) && !menderWorse(hs[j], hs[i]) && !menderWorse(hs[i], hs[j]) && hs[j].sus.Name == hs[i].sus.Name && c.readSignature(ob, &hs[j]) != key {
+			return false
+		}
+	}
+	return true
+}
+
+// allReadAlike reports whether the hypotheses hs[tied] are about one name
+// and read every field of it that the first misaligned message reads
+// alike: recording the message would tell them apart by nothing.
+func (c *Case) allReadAlike(ob *Observed, hs []hypothesis, tied []int) bool {
+	if ob == nil {
+		return false
+	}
+	first := &hs[tied[0]]
+	key := c.readSignature(ob, first)
+	for _, i := range tied[1:] {
+		if hs[i].sus.Name != first.sus.Name || c.readSignature(ob, &hs[i]) != key {
+			return false
+		}
+	}
+	return true
 }
