@@ -64,7 +64,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 			break
 		}
 		at := last.FirstMisaligned.Loc
-		start, err := resumeBefore(data, ch.Aliases, at.Command)
+		start, err := resumeBefore(data, ch.Aliases, last, at.Command)
 		if err != nil {
 			break
 		}
@@ -117,13 +117,16 @@ func verify(start *replay.Replay, a schema.Aliases) (*replay.Replay, error) {
 }
 
 // resumeBefore returns a replay decoded under aliases a up to just before
-// command cmd.
-func resumeBefore(data []byte, a schema.Aliases, cmd int) (*replay.Replay, error) {
+// command cmd, taking the schema an earlier decode (from) parsed.
+func resumeBefore(data []byte, a schema.Aliases, from *replay.Replay, cmd int) (*replay.Replay, error) {
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
 	r.Aliases = a
+	if from != nil {
+		r.ReuseSchema(from)
+	}
 	if cmd > 0 {
 		if err := r.Run(func(c *container.Command) bool { return c.Index+1 >= cmd }); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -97,6 +98,11 @@ type Replay struct {
 	// SchemaData is the CSVCMsg_FlattenedSerializer the schema was built
 	// from, kept to rebuild it under other aliases.
 	SchemaData []byte
+	// Reuse is a schema parsed from the same file before (with its data in
+	// reuseData, see ReuseSchema): a second decode of a file skips the
+	// parse when the flattened serializer and aliases are the same.
+	Reuse     *schema.Schema
+	reuseData []byte
 	// FirstMisaligned is the first packet-entities failure, if any.
 	FirstMisaligned *Error
 	Done            bool // DEM_Stop seen or end of data reached
@@ -229,9 +235,11 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
-		s, err := schema.ParseWith(data, r.Game, r.Aliases)
-		if err != nil {
-			return err
+		s := r.Reuse
+		if s == nil || !bytes.Equal(data, r.reuseData) || !sameFlags(s.Aliases, r.Aliases) {
+			if s, err = schema.ParseWith(data, r.Game, r.Aliases); err != nil {
+				return err
+			}
 		}
 		r.Schema, r.SchemaData = s, append(r.SchemaData[:0:0], data...)
 		if r.classes != nil {
@@ -443,3 +451,23 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 
 // Offset formats a bit offset (re-exported for callers that print errors).
 func Offset(bit uint) string { return bitio.Offset(bit) }
+
+// ReuseSchema lets a decode of the file take the schema an earlier decode
+// of it parsed (a schema is not changed once built), when the flattened
+// serializer and the aliases are the same.
+func (r *Replay) ReuseSchema(from *Replay) {
+	r.Reuse, r.reuseData = from.Schema, from.SchemaData
+}
+
+func sameFlags(a, b schema.Aliases) bool {
+	fa, fb := a.Flags(), b.Flags()
+	if len(fa) != len(fb) {
+		return false
+	}
+	for i := range fa {
+		if fa[i] != fb[i] {
+			return false
+		}
+	}
+	return true
+}
