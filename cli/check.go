@@ -41,6 +41,9 @@ type CheckResult struct {
 	Inferred []Inferred    `json:"inferred,omitempty"`
 	// Rerun is the --as flags that decode with everything inferred.
 	Rerun []string `json:"rerun,omitempty"`
+	// ConfirmedMisaligned (with --confirm) counts the messages that still
+	// misalign when the rest of the file is decoded under Rerun.
+	ConfirmedMisaligned *int64 `json:"confirmed_misaligned,omitempty"`
 
 	unreadable bool // the file could not be read at all
 }
@@ -123,6 +126,9 @@ func CheckOnly(path string, data []byte) (CheckResult, *replay.Replay) {
 type CheckOptions struct {
 	Aliases schema.Aliases
 	Since   *schema.Schema
+	// Confirm decodes the rest of the file again under what was inferred
+	// (and infers again where it misaligns further on).
+	Confirm bool
 }
 
 // CheckWith is Check with options.
@@ -133,7 +139,7 @@ func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *replay.R
 func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since})
+	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm})
 	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
@@ -168,6 +174,10 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	if len(ch.Findings) > 0 {
 		res.Rerun = ch.Aliases.Flags()
+		if o.Confirm && ch.Last != ch.First {
+			n := ch.Last.Stats.Misaligned
+			res.ConfirmedMisaligned = &n
+		}
 	}
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
@@ -230,6 +240,7 @@ func checkCmd() *cobra.Command {
 	var asJSON bool
 	var as []string
 	var since string
+	var confirm bool
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error or misalignment",
@@ -241,7 +252,7 @@ func checkCmd() *cobra.Command {
 				return err
 			}
 			failed := false
-			o := CheckOptions{Aliases: aliases}
+			o := CheckOptions{Aliases: aliases, Confirm: confirm}
 			if since != "" {
 				old, err := readFile(since)
 				if err != nil {
@@ -307,6 +318,9 @@ func checkCmd() *cobra.Command {
 				if len(res.Rerun) > 0 {
 					fmt.Fprintf(errw, "%s: rerun with: dembug check %s %s\n", path, strings.Join(res.Rerun, " "), path)
 				}
+				if n := res.ConfirmedMisaligned; n != nil {
+					fmt.Fprintf(errw, "%s: confirmed: decoded on under those aliases, %d messages misalign\n", path, *n)
+				}
 			}
 			if failed {
 				return &ExitError{Code: 1}
@@ -317,5 +331,6 @@ func checkCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per file")
 	addAsFlag(cmd, &as)
 	cmd.Flags().StringVar(&since, "since", "", "a replay of the build before the patch: names its schema lacks are tried first")
+	cmd.Flags().BoolVar(&confirm, "confirm", false, "decode the rest of the file again under what was inferred (and infer again where it misaligns further on)")
 	return cmd
 }

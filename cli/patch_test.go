@@ -108,3 +108,17 @@ func TestAsRejectsNamesItDoesNotKnow(t *testing.T) {
 		}
 	}
 }
+
+// --confirm decodes the rest of the file under what was inferred and says
+// how many messages still misalign: none, for one renamed type.
+func TestCheckConfirm(t *testing.T) {
+	path, _ := patchedFile(t, writer.Rename{From: "float32", To: "Float32_v2"})
+	out, stderr, _ := runDembug("check", "--json", "--confirm", path)
+	var res CheckResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("not JSON: %v: %s %s", err, out, stderr)
+	}
+	if res.ConfirmedMisaligned == nil || *res.ConfirmedMisaligned != 0 || res.Misaligned == 0 {
+		t.Fatalf("misaligned %d, confirmed %v (inferred %+v)", res.Misaligned, res.ConfirmedMisaligned, res.Inferred)
+	}
+}

@@ -230,19 +230,12 @@ func meanChange(m *provenance.Message) float64 {
 	return sum / float64(len(m.Fields))
 }
 
-// Infer tries every unknown name of the case's schema that the first
-// misaligned message (or a baseline it decodes) reads, most suspect first,
-// and adopts the first hypothesis that makes the window align; where none
-// does, it adopts any that improves on what is decoded now and goes on
-// with the next name. It returns what it adopted, in order, and the
-// aliases that decode with all of it.
-func Infer(c *Case) ([]Finding, schema.Aliases, error) {
-	found, aliases, _, err := c.infer()
-	return found, aliases, err
-}
-
-// infer is Infer that also returns the first read of the first adopted
-// name: the read that breaks alignment.
+// infer tries every unknown name of the case's schema that the first
+// misaligned message (or a baseline it decodes) reads, most suspect first
+// (see best), and adopts the best hypothesis; where the message still
+// fails, it goes on with the next. It returns what it adopted, the
+// aliases that decode with all of it, and the first read of the first
+// adopted name: the read that breaks alignment.
 func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 	aliases := c.Start.Aliases
 	var found []Finding
