@@ -19,6 +19,9 @@ const (
 	MaxBitDecodeBits = 48
 	maxRecorded      = 96      // trials that align, decoded again with recording
 	minBitDecodeBits = 8 << 20 // a small message's search may decode this much
+	// sensibleFor is how far past the window a trial must read sensibly
+	// to be decoded to the end: garbage shows well within it.
+	sensibleFor = 4096
 )
 
 // SensibleUntil is the bit where a recorded message stops making sense:
@@ -213,10 +216,14 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 			seen[key] = true
 			from := cp.at
 			w.From = &from
+			// Far enough past the symptom without a path out of order or
+			// an error: a candidate, decoded to the end below.
+			w.StopAt = hi + sensibleFor
 			t := cp.table.Snapshot()
 			res := t.ApplyWhatIf(&c.Msg, nil, w)
 			*budget -= int64(res.EndBit - min(res.EndBit, cp.at.Bit))
-			if aligns(res) {
+			if aligns(res) || res.Unfinished {
+				w.StopAt = 0
 				aligned = append(aligned, w)
 			}
 		}

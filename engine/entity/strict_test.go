@@ -37,6 +37,13 @@ func TestRealReplaysPassWhatIfChecks(t *testing.T) {
 				if res.Skipped || before == nil {
 					return
 				}
+				if half := uint(len(m.EntityData)) * 4; res.Updates > 1 {
+					// Stopped halfway: unfinished, with no error.
+					w := before.Snapshot().ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1, StopAt: half})
+					if !w.Unfinished || w.Err != nil || w.EndBit < half || w.Updates >= res.Updates {
+						t.Fatalf("%s tick %d: stopped at bit %d: %+v", path, loc.Tick, half, w)
+					}
+				}
 				if w := before.ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1}); w.Misaligned || w.Err != nil {
 					t.Fatalf("%s tick %d: the empty what-if fails where the decode does not: %v", path, loc.Tick, w.Err)
 				}

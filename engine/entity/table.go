@@ -169,6 +169,7 @@ type Result struct {
 	EndBit     uint
 	Misaligned bool // data not consumed to within its final byte, or over-read
 	Skipped    bool // a repeated full frame, not applied
+	Unfinished bool // a what-if stopped at WhatIf.StopAt, sensible so far
 	Deletions  int  // explicit deletions after the updates
 	// BadDeletions counts deletions of entities that do not exist: a sign
 	// that the list was read from the wrong bits.
@@ -265,6 +266,10 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		start := r.Pos()
 		if t.OnUpdate != nil {
 			t.OnUpdate(Resume{Update: u, Bit: start, Index: index, Fields: res.Fields})
+		}
+		if t.whatIf != nil && t.whatIf.StopAt > 0 && start >= t.whatIf.StopAt {
+			res.Unfinished, res.EndBit = true, start
+			return res
 		}
 		// The header: the index delta (a UBitVar) and a 2-bit command, read
 		// once from a window (zeros past the data's end; hb is checked

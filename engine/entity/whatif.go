@@ -33,6 +33,10 @@ type WhatIf struct {
 	// tries hundreds of edits near the end of a large message decodes only
 	// what follows each.
 	From *Resume
+	// StopAt, when set, ends the decode at the first update boundary at
+	// or past this bit (Result.Unfinished): a search that only needs to
+	// know whether an edit reads sensibly for a while past the damage.
+	StopAt uint
 }
 
 // Resume is an update boundary inside a message: the update about to be
