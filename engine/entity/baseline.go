@@ -21,18 +21,33 @@ func (e *BaselineMisaligned) Error() string {
 	return fmt.Sprintf("baseline of %s: decoding ended at bit %s of %d bits (misaligned)", e.Class, bitio.Offset(e.EndBit), e.Bits)
 }
 
-// baselineAligned reports whether a baseline decode ended inside the
-// data's last byte, as a correct decode does.
-func baselineAligned(r *bitio.Reader, data []byte) bool {
+// decodeBaseline reads a baseline's fields into state and reports how
+// many it read, where it stopped and whether that is inside the data's
+// last byte, as a correct decode ends. A what-if numbers the message's own
+// fields; a baseline is not part of the message, so it is off meanwhile.
+func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32, rec *provenance.Message) (int, uint, bool, error) {
+	var r bitio.Reader
+	r.Reset(data)
+	w := t.whatIf
+	t.whatIf = nil
+	nf, err := t.readFields(&r, c, state, owner, rec, 0, nil)
+	t.whatIf = w
 	bits := uint(len(data)) * 8
-	return !r.Overflowed() && r.Pos() <= bits && bits-r.Pos() < 8
+	aligned := !r.Overflowed() && r.Pos() <= bits && bits-r.Pos() < 8
+	return nf, r.Pos(), aligned, err
+}
+
+// startBaselineRecord empties rec for one baseline's decode: one update
+// (the baseline itself, entity index -1), bit offsets from its first bit.
+func startBaselineRecord(rec *provenance.Message, data []byte, classID int32, class string) {
+	rec.Reset()
+	rec.DataBits = uint(len(data)) * 8
+	rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: -1, ClassID: classID, Class: class, Op: provenance.Create})
 }
 
 // RecordBaseline decodes a class's instance baseline afresh with recording
-// on, for showing what a create starts from: one update (the baseline
-// itself, entity index -1) with every field read, bit offsets counted from
-// the baseline's first bit. The table is not changed. It returns nil when
-// the class has no baseline.
+// on, for showing what a create starts from. The table is not changed. It
+// returns nil when the class has no baseline.
 func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
 		return nil, fmt.Errorf("no class %d", classID)
@@ -42,21 +57,15 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	rec := &provenance.Message{DataBits: uint(len(data)) * 8}
-	rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: -1, ClassID: classID, Class: c.Name, Op: provenance.Create})
-	var r bitio.Reader
-	r.Reset(data)
-	w := t.whatIf
-	t.whatIf = nil
-	_, err := t.readFields(&r, c, &Node{}, newOwner(), rec, 0, nil)
-	t.whatIf = w
-	rec.EndBit = r.Pos()
-	rec.Updates[0].End = r.Pos()
+	rec := &provenance.Message{}
+	startBaselineRecord(rec, data, classID, c.Name)
+	_, end, aligned, err := t.decodeBaseline(c, data, &Node{}, newOwner(), rec)
+	rec.EndBit, rec.Updates[0].End = end, end
 	switch {
 	case err != nil:
 		rec.Err, rec.Problem, rec.ErrField = err.Error(), provenance.OtherError, pathField(err)
-	case !baselineAligned(&r, data):
-		err = &BaselineMisaligned{Class: c.Name, EndBit: r.Pos(), Bits: rec.DataBits}
+	case !aligned:
+		err = &BaselineMisaligned{Class: c.Name, EndBit: end, Bits: rec.DataBits}
 		rec.Err, rec.Problem = err.Error(), provenance.Unread
 	}
 	return rec, err
@@ -72,17 +81,10 @@ func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte, rec *proven
 		return true
 	}
 	if rec != nil {
-		rec.Reset()
-		rec.DataBits = uint(len(data)) * 8
-		rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: -1, ClassID: -1, Class: ser.Name, Op: provenance.Create})
+		startBaselineRecord(rec, data, -1, ser.Name)
 	}
-	var r bitio.Reader
-	r.Reset(data)
-	w := t.whatIf
-	t.whatIf = nil
-	_, err := t.readFields(&r, &Class{ID: -1, Name: ser.Name, Serializer: ser}, &Node{}, newOwner(), rec, 0, nil)
-	t.whatIf = w
-	return err == nil && baselineAligned(&r, data)
+	_, _, aligned, err := t.decodeBaseline(&Class{ID: -1, Name: ser.Name, Serializer: ser}, data, &Node{}, newOwner(), rec)
+	return err == nil && aligned
 }
 
 func (t *Table) markBaselineFailed(classID int32) {

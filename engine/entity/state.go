@@ -143,8 +143,11 @@ type PathError struct {
 func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
 
 // resolve walks serializer and state together along p.
-// node must be writable by owner.
-func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32) (target, error) {
+// node must be writable by owner. With strict (what-if decodes) an element
+// at or past its variable array's length is refused: Valve sends a longer
+// length before the new elements, so such a path was read from the wrong
+// bits.
+func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32, strict bool) (target, error) {
 	for i := 0; ; i++ {
 		hot := ser.Hot()
 		idx := p.Idx[i]
@@ -190,6 +193,11 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= MaxArrayLen {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
 			}
+			if strict {
+				if err := pastLength(node, idx, k, p); err != nil {
+					return target{}, err
+				}
+			}
 			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k, bound: MaxArrayLen}, nil
 		case schema.VariableTable:
 			if i == p.Last {
@@ -201,6 +209,11 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			}
 			if i+1 == p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name), ser.Fields[idx]}
+			}
+			if strict {
+				if err := pastLength(node, idx, k, p); err != nil {
+					return target{}, err
+				}
 			}
 			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Fields), owner)
 			i++
@@ -266,38 +279,11 @@ func appendIndex(b []byte, k int32) []byte {
 	return append(b, s...)
 }
 
-// elementPastLength reports, for a path that names an element of a
-// variable array (or table), whether the element lies at or past the
-// array's length in state: Valve sends a longer length before the new
-// elements, so an element past it was read from the wrong bits. What-if
-// decodes check it to stop early; ordinary decodes do not pay for it.
-func elementPastLength(ser *schema.Serializer, node *Node, p *fieldpath.Path) (int32, uint64, bool) {
-	for i := 0; i <= p.Last && ser != nil && node != nil; i++ {
-		idx := p.Idx[i]
-		if int(idx) >= len(ser.Fields) {
-			return 0, 0, false
-		}
-		f := ser.Fields[idx]
-		switch f.Model {
-		case schema.VariableArray, schema.VariableTable:
-			if i == p.Last {
-				return 0, 0, false
-			}
-			k := p.Idx[i+1]
-			length := node.Get(int(idx))
-			if length.Kind == decoder.KindUint && uint64(k) >= length.U {
-				return k, length.U, true
-			}
-			if f.Model == schema.VariableArray {
-				return 0, 0, false
-			}
-			ser, node = f.Serializer, node.Kid(int(idx)).Kid(int(k))
-			i++
-		case schema.FixedTable:
-			ser, node = f.Serializer, node.Kid(int(idx))
-		default:
-			return 0, 0, false
-		}
+// pastLength refuses element k of the variable array or table at slot idx
+// of node when its length, in node, is k or less.
+func pastLength(node *Node, idx, k int32, p *fieldpath.Path) error {
+	if n := node.Get(int(idx)); n.Kind == decoder.KindUint && uint64(k) >= n.U {
+		return &PathError{*p, fmt.Sprintf("element %d past the array's length %d", k, n.U), nil}
 	}
-	return 0, 0, false
+	return nil
 }

@@ -183,20 +183,13 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 	}
 	n := &Node{Vals: make([]decoder.Value, 0, len(c.Serializer.Fields))}
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
-		var r bitio.Reader
-		r.Reset(data)
-		// A what-if numbers the message's own fields; baselines are not
-		// part of the message, so it is off while one is decoded.
-		w := t.whatIf
-		t.whatIf = nil
-		nf, err := t.readFields(&r, c, n, 0, nil, 0, nil)
-		t.whatIf = w
+		nf, _, aligned, err := t.decodeBaseline(c, data, n, 0, nil)
 		t.Stats.BaselineFields += int64(nf)
 		if err != nil {
 			t.markBaselineFailed(c.ID)
 			return nil, fmt.Errorf("baseline of %s: %w", c.Name, err)
 		}
-		if !baselineAligned(&r, data) {
+		if !aligned {
 			t.Stats.BaselinesMisaligned++
 			t.markBaselineFailed(c.ID)
 		}
@@ -606,14 +599,11 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
 		} else {
 			var err error
-			if tg, err = resolve(ser, state, p, owner); err != nil {
+			if tg, err = resolve(ser, state, p, owner, t.whatIf != nil); err != nil {
 				return i, err
 			}
 		}
 		if t.whatIf != nil {
-			if k, n, past := elementPastLength(ser, state, p); past {
-				return i, &PathError{*p, fmt.Sprintf("element %d past the array's length %d", k, n), nil}
-			}
 			field := func() *schema.Field { _, f, _ := t.fieldName(ser, state, p); return f }
 			if d := t.whatIf.decoderFor(field, tg.dec, t.fieldCount); d != nil {
 				tg.dec = d
