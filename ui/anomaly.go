@@ -8,7 +8,6 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/views"
 )
 
@@ -31,17 +30,6 @@ func severity(as []diagnose.Anomaly) views.Severity {
 		s = views.SevWeak
 	}
 	return s
-}
-
-// lookupIn says whether an entity with this index and serial is in t.
-func lookupIn(t *entity.Table) diagnose.Lookup {
-	return func(index, serial int) bool {
-		if t == nil || index < 0 || index >= entity.MaxEntities {
-			return false
-		}
-		e := t.Entities[index]
-		return e != nil && int(e.Serial) == serial
-	}
 }
 
 // fieldAnomalies returns the anomalies of field fi of update u in a report.

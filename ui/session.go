@@ -356,7 +356,7 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 		pe.Updates = make([]UpdateInfo, len(rec.Updates))
 		pe.names = make([]int32, 0, len(rec.Fields))
 		pe.sev = make([]views.Severity, 0, len(rec.Fields))
-		exists := lookupIn(ix.r.Entities)
+		exists := diagnose.LookupIn(ix.r.Entities)
 		for i, u := range rec.Updates {
 			pe.Updates[i] = UpdateInfo{
 				Entity: u.Index, Serial: u.Serial, Class: u.Class, Op: u.Op, Fields: u.NumFields,
@@ -635,7 +635,7 @@ func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err
 		}
 		found = true
 		det.Tick = loc.Tick
-		det.Report = diagnose.Message(rec, lookupIn(d.r.Entities))
+		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
 		det.Snaps = snapsAfter(rec, d.r.Entities)
 	}

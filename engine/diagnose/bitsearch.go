@@ -171,12 +171,7 @@ func editCost(rec *provenance.Message, rep Report, lo, hi uint, future map[futur
 			continue
 		}
 		next, ok := future[futureKey{rec.Updates[f.Update].Index, f.Path}]
-		cost += expectedChange(f.Prev, next, f.Value, ok)
-		for _, a := range rep.Anomalies[i] {
-			if a.Rule != Fallback {
-				cost += a.Score
-			}
-		}
+		cost += expectedChange(f.Prev, next, f.Value, ok) + weight(rep.Anomalies[i])
 	}
 	if rep.End != nil {
 		cost += rep.End.Score
@@ -246,7 +241,7 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 		}
 		w.From = nil
 		future := c.futureValues(t)
-		e := &bitEdit{w: w, cost: editCost(rec, Message(rec, lookupIn(c.Before)), lo, hi+64, future)}
+		e := &bitEdit{w: w, cost: editCost(rec, Message(rec, LookupIn(c.Before)), lo, hi+64, future)}
 		if best == nil || e.cost < best.cost-1e-9 {
 			best = e
 		}

@@ -121,7 +121,7 @@ func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, er
 			kept.Updates = append([]provenance.EntityUpdate(nil), got.Updates...)
 			kept.Fields = append([]provenance.Field(nil), got.Fields...)
 			found = &Case{Loc: loc, Before: before, Msg: c, Record: &kept}
-			found.Report = Message(found.Record, lookupIn(before))
+			found.Report = Message(found.Record, LookupIn(before))
 		}
 	}
 	commands := 0
@@ -140,9 +140,10 @@ func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, er
 	return nil, runErr
 }
 
-func lookupIn(t *entity.Table) Lookup {
+// LookupIn says whether t holds a live entity with this index and serial.
+func LookupIn(t *entity.Table) Lookup {
 	return func(index, serial int) bool {
-		if index < 0 || index >= entity.MaxEntities {
+		if t == nil || index < 0 || index >= entity.MaxEntities {
 			return false
 		}
 		e := t.Entities[index]
@@ -162,21 +163,7 @@ func (c *Case) TryTable(w entity.WhatIf) (entity.Result, *provenance.Message, Re
 	t := c.Before.Snapshot()
 	rec := &provenance.Message{}
 	res := t.ApplyWhatIf(&c.Msg, rec, w)
-	return res, rec, Message(rec, lookupIn(c.Before)), t
-}
-
-func clean(res entity.Result, rep Report) bool {
-	if res.Misaligned || res.Err != nil || res.BadDeletions > 0 {
-		return false
-	}
-	for _, as := range rep.Anomalies {
-		for _, a := range as {
-			if a.Score >= Threshold {
-				return false
-			}
-		}
-	}
-	return true
+	return res, rec, Message(rec, LookupIn(c.Before)), t
 }
 
 // ErrNoFix says no what-if within the search made the message align.
@@ -295,19 +282,10 @@ func kindOf(f decoder.Family) int {
 	return 0
 }
 
-func anomalyWeight(rep Report) float64 {
-	w := 0.0
-	for _, as := range rep.Anomalies {
-		for _, a := range as {
-			w += a.Score
-		}
-	}
-	return w
-}
-
-// continuity is the mean relative change of the message's values against
-// the entity's previous values (0 identical, 1 unrelated).
-func continuity(rec *provenance.Message) float64 {
+// Continuity is the mean relative change of a message's values against
+// the entities' previous values (0 identical, 1 unrelated): game state moves
+// gradually, a misread does not.
+func Continuity(rec *provenance.Message) float64 {
 	if len(rec.Fields) == 0 {
 		return 0
 	}

@@ -102,3 +102,25 @@ func suspectAt(m *provenance.Message, i int, a Anomaly) *Suspect {
 		Bit: f.Start, Decoder: f.Decoder.Describe(), Reason: a.String(), Score: a.Score,
 	}
 }
+
+// Weight adds up the report's anomaly scores, reads by the default decoder
+// aside (the seed's rule for enums and ids, not a symptom): how implausible
+// a decode's values are, to rank hypotheses by.
+func (rep Report) Weight() float64 {
+	w := 0.0
+	for _, as := range rep.Anomalies {
+		w += weight(as)
+	}
+	return w
+}
+
+// weight is Weight for one field's anomalies.
+func weight(as []Anomaly) float64 {
+	w := 0.0
+	for _, a := range as {
+		if a.Rule != Fallback {
+			w += a.Score
+		}
+	}
+	return w
+}

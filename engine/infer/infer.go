@@ -179,9 +179,9 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 			sc.Progress, sc.End = res.EndBit, res.EndBit
 			if got != nil {
 				if lookup == nil {
-					lookup = exists(r.Entities)
+					lookup = diagnose.LookupIn(r.Entities)
 				}
-				sc.Progress = sensibleUntil(got, diagnose.Message(got, lookup), res.EndBit)
+				sc.Progress = min(diagnose.SensibleUntil(got, diagnose.Message(got, lookup)), res.EndBit)
 			}
 			return
 		}
@@ -189,10 +189,10 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 		if got != nil {
 			sc.recorded = true
 			if lookup == nil {
-				lookup = exists(r.Entities)
+				lookup = diagnose.LookupIn(r.Entities)
 			}
-			sc.Anomalies += anomalyWeight(diagnose.Message(got, lookup))
-			sc.Change = meanChange(got)
+			sc.Anomalies += diagnose.Message(got, lookup).Weight()
+			sc.Change = diagnose.Continuity(got)
 		}
 		if from && sc.Messages >= window {
 			stop = true
@@ -205,29 +205,6 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 		return stop || commands > MaxCommands
 	})
 	return sc, err
-}
-
-func exists(t *entity.Table) diagnose.Lookup {
-	return func(index, serial int) bool {
-		if index < 0 || index >= entity.MaxEntities {
-			return false
-		}
-		e := t.Entities[index]
-		return e != nil && int(e.Serial) == serial
-	}
-}
-
-// meanChange is the mean relative change of a message's values against the
-// entity's previous ones: game state moves gradually, a misread does not.
-func meanChange(m *provenance.Message) float64 {
-	if len(m.Fields) == 0 {
-		return 0
-	}
-	sum := 0.0
-	for i := range m.Fields {
-		sum += diagnose.Change(m.Fields[i].Prev, m.Fields[i].Value)
-	}
-	return sum / float64(len(m.Fields))
 }
 
 // infer tries every unknown name of the case's schema that the first
@@ -449,7 +426,7 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 				h.fixes++
 				// What the mended baseline holds counts too: bits made up
 				// by chance read as implausible values.
-				h.baseAnomalies += anomalyWeight(diagnose.Message(c.buf, nil))
+				h.baseAnomalies += diagnose.Message(c.buf, nil).Weight()
 			}
 		}
 		if h.fixes == 0 {
@@ -494,34 +471,6 @@ func menderWorse(a, b hypothesis) bool {
 		return a.fixes < b.fixes
 	}
 	return a.baseAnomalies > b.baseAnomalies+1e-9
-}
-
-// sensibleUntil is the bit where a failed message stops making sense: its
-// first value with a strong anomaly (a fallback read is none: it is the
-// seed's rule for enums and ids), else where the decode stopped.
-func sensibleUntil(m *provenance.Message, rep diagnose.Report, end uint) uint {
-	for i, as := range rep.Anomalies {
-		for _, a := range as {
-			if a.Rule != diagnose.Fallback && a.Score >= diagnose.Threshold {
-				return min(m.Fields[i].Start, end)
-			}
-		}
-	}
-	return end
-}
-
-// anomalyWeight adds up a report's anomaly scores, fallback reads aside
-// (they are the seed's rule, not a symptom).
-func anomalyWeight(rep diagnose.Report) float64 {
-	w := 0.0
-	for _, as := range rep.Anomalies {
-		for _, a := range as {
-			if a.Rule != diagnose.Fallback {
-				w += a.Score
-			}
-		}
-	}
-	return w
 }
 
 // score evaluates a hypothesis over window messages, counting the
