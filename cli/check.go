@@ -163,7 +163,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 			res.Fallbacks = fb
 		}
 		res.Unknown = unknownNames(r.Schema)
-		for n := range infer.NewNames(r.Schema, o.Since) {
+		for n := range r.Schema.NewUnknowns(o.Since) {
 			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name})
 		}
 		sort.Slice(res.NewSince, func(i, j int) bool { return res.NewSince[i].Name < res.NewSince[j].Name })

@@ -11,7 +11,6 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 )
@@ -171,7 +170,7 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliase
 	// What a parser author looks at first after a patch: names the new
 	// build brings that decoder choice does not know.
 	var names []string
-	for n := range infer.NewNames(schemas[1], schemas[0]) {
+	for n := range schemas[1].NewUnknowns(schemas[0]) {
 		names = append(names, string(n.Kind)+" "+n.Name)
 	}
 	sort.Strings(names)

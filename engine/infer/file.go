@@ -68,7 +68,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 		if err != nil {
 			break
 		}
-		c := &Case{Start: start, At: at, New: NewNames(last.Schema, o.Since)}
+		c := &Case{Start: start, At: at, New: last.Schema.NewUnknowns(o.Since)}
 		found, aliases, sus, err := c.infer()
 		if err != nil || len(found) == 0 {
 			break

@@ -17,7 +17,6 @@ type Group struct {
 	Names   []string // the most natural first
 	Fields  int
 	Current bool // decodes as the aliases in force already do
-	sig     string
 	tied    []string
 }
 
@@ -37,7 +36,7 @@ func Hypotheses(s *schema.Schema, base schema.Aliases, kind schema.Kind, name st
 		sig := signature(fields)
 		g := by[sig]
 		if g == nil {
-			g = &Group{Fields: len(fields), Current: sig == current, sig: sig}
+			g = &Group{Fields: len(fields), Current: sig == current}
 			by[sig] = g
 			order = append(order, sig)
 		}
@@ -99,9 +98,9 @@ type Suspect struct {
 	Class         string
 	FieldName     string
 	Decoder       string
-	// Evidence for and against: the baseline it is read in failed to
-	// decode to its end; it is read in a baseline that decoded cleanly.
-	BaselineFailed, Cleared bool
+	// BaselineFailed: it is read in a baseline of the message that did not
+	// decode to its end (only those are recorded).
+	BaselineFailed bool
 	// PathMismatch: a field path did not fit the field (its unknown type
 	// gave it the wrong shape).
 	PathMismatch bool
@@ -112,8 +111,8 @@ type Suspect struct {
 }
 
 // Observed is what one evaluation saw of the first misaligned message:
-// its record and the baselines of the classes it creates, each recorded
-// as the create read it.
+// its record and the baselines of the classes it creates that did not
+// decode to their end, each recorded as the create read it.
 type Observed struct {
 	Rec       *provenance.Message
 	Baselines map[int32]*provenance.Message
@@ -122,26 +121,22 @@ type Observed struct {
 
 // Suspects lists the unknown names read by the first misaligned message
 // up to where it stops making sense, in baselines or in its own data, in
-// order of evidence: names in a baseline that failed to decode first,
-// names read in a baseline that decoded cleanly last, and otherwise in the
-// order they are first read.
+// order of evidence: a path that does not fit a field of the name first,
+// then names in a baseline that failed to decode, then names read in the
+// message's data (those read as short varints, as enums are, last), each
+// in the order they are first read.
 func Suspects(ob *Observed, stopBit uint) []Suspect {
-	seen := map[unknownName]int{}
+	seen := map[schema.Name]int{}
 	var out []Suspect
-	add := func(f *provenance.Field, u int, entity int32, class string, inBaseline, failed bool) {
+	add := func(f *provenance.Field, u int, entity int32, class string, inBaseline bool) {
 		for _, kn := range unknownNames(f.Schema) {
 			if i, ok := seen[kn]; ok {
-				if inBaseline && !failed {
-					out[i].Cleared = true
-				}
-				if inBaseline && failed {
-					out[i].BaselineFailed = true
-				}
+				out[i].BaselineFailed = out[i].BaselineFailed || inBaseline
 				continue
 			}
 			seen[kn] = len(out)
-			out = append(out, Suspect{Kind: kn.k, Name: kn.n, Update: u, Field: -1, InBaseline: inBaseline, Bit: f.Start,
-				Entity: entity, Class: class, FieldName: f.Name, Decoder: f.Decoder.Describe(), BaselineFailed: inBaseline && failed, Cleared: inBaseline && !failed})
+			out = append(out, Suspect{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: f.Start,
+				Entity: entity, Class: class, FieldName: f.Name, Decoder: f.Decoder.Describe(), BaselineFailed: inBaseline})
 		}
 	}
 	// A path that did not fit a field whose type is unknown: its shape
@@ -155,7 +150,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 		for _, kn := range unknownNames(m.ErrField) {
 			if _, ok := seen[kn]; !ok {
 				seen[kn] = len(out)
-				out = append(out, Suspect{Kind: kn.k, Name: kn.n, Update: u, Field: -1, InBaseline: inBaseline, Bit: bit,
+				out = append(out, Suspect{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: bit,
 					Entity: eu.Index, Class: eu.Class, FieldName: m.ErrField.Name, Decoder: "(path does not fit)",
 					BaselineFailed: inBaseline, PathMismatch: true})
 			}
@@ -178,7 +173,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 		if u.Op == provenance.Create {
 			if b := ob.Baselines[u.ClassID]; b != nil {
 				for i := range b.Fields {
-					add(&b.Fields[i], ui, u.Index, u.Class, true, b.Err != "")
+					add(&b.Fields[i], ui, u.Index, u.Class, true)
 				}
 			}
 		}
@@ -188,7 +183,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 				break
 			}
 			n := len(out)
-			add(f, ui, u.Index, u.Class, false, false)
+			add(f, ui, u.Index, u.Class, false)
 			for i := n; i < len(out); i++ {
 				out[i].Field, out[i].EnumLike = fi, true
 			}
@@ -212,8 +207,6 @@ func rank(s Suspect) int {
 		return -1
 	case s.BaselineFailed:
 		return 0
-	case s.Cleared:
-		return 3
 	case s.EnumLike:
 		return 2
 	}
@@ -226,29 +219,9 @@ func enumLike(f *provenance.Field) bool {
 	return f.Decoder != nil && f.Decoder.Family == decoder.FamDefault && f.Bits <= 16
 }
 
-// unknownName is a name decoder choice does not know, with its kind.
-type unknownName struct {
-	k schema.Kind
-	n string
-}
-
-func unknownNames(f *schema.Field) []unknownName {
-	var out []unknownName
-	if f == nil {
-		return nil
-	}
-	if f.UnknownType != "" {
-		out = append(out, unknownName{schema.KindType, f.UnknownType})
-	}
-	if f.UnknownEncoder != "" {
-		out = append(out, unknownName{schema.KindEncoder, f.UnknownEncoder})
-	}
-	return out
-}
-
 func evidence(h hypothesis, was Score) string {
 	best := h.sc
-	s := fmt.Sprintf("%d of %d messages from the first misaligned one decode aligned", best.Messages-btoi(best.Failed), best.Messages)
+	s := fmt.Sprintf("%d of %d messages from the first misaligned one decode aligned", best.Messages, best.Messages)
 	if best.Failed {
 		s = fmt.Sprintf("the first misaligned message reads on to bit %d (was %d)", best.Progress, was.Progress)
 	}
@@ -256,54 +229,6 @@ func evidence(h hypothesis, was Score) string {
 		s += fmt.Sprintf("; %d baseline(s) that failed decode to their last bit", h.fixes)
 	}
 	return s
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// Name is a type or encoder name.
-type Name struct {
-	Kind schema.Kind
-	Name string
-}
-
-// NewNames lists the unknown names of s that the schema of an earlier
-// build does not carry.
-func NewNames(s, earlier *schema.Schema) map[Name]bool {
-	if s == nil || earlier == nil {
-		return nil
-	}
-	old := map[Name]bool{}
-	for _, f := range earlier.Fields {
-		for _, k := range writtenNames(f) {
-			old[k] = true
-		}
-	}
-	out := map[Name]bool{}
-	for _, u := range s.Unknowns() {
-		k := Name{Kind: u.Kind, Name: u.Name}
-		if !old[k] {
-			out[k] = true
-		}
-	}
-	return out
-}
-
-// writtenNames are the type names and encoder a field's schema entry
-// writes.
-func writtenNames(f *schema.Field) []Name {
-	out := []Name{{Kind: schema.KindType, Name: f.Type.Base}}
-	if f.Type.Generic != nil {
-		out = append(out, Name{Kind: schema.KindType, Name: f.Type.Generic.Base})
-	}
-	if f.EncoderAsWritten != "" {
-		out = append(out, Name{Kind: schema.KindEncoder, Name: f.EncoderAsWritten})
-	}
-	return out
 }
 
 // rankNew moves the names new since the earlier build to the front, in
@@ -314,7 +239,15 @@ func (c *Case) rankNew(sus []Suspect) []Suspect {
 		return sus
 	}
 	sort.SliceStable(sus, func(i, j int) bool {
-		return c.New[Name{Kind: sus[i].Kind, Name: sus[i].Name}] && !c.New[Name{Kind: sus[j].Kind, Name: sus[j].Name}]
+		return c.New[schema.Name{Kind: sus[i].Kind, Name: sus[i].Name}] && !c.New[schema.Name{Kind: sus[j].Kind, Name: sus[j].Name}]
 	})
 	return sus
+}
+
+// unknownNames are f's unknown names (none for a nil field).
+func unknownNames(f *schema.Field) []schema.Name {
+	if f == nil {
+		return nil
+	}
+	return f.UnknownNames()
 }

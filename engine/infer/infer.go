@@ -91,8 +91,8 @@ type Case struct {
 	At    replay.Location
 
 	// New are the unknown names an earlier build's schema lacks: tried
-	// first (see NewNames).
-	New map[Name]bool
+	// first (schema.NewUnknowns).
+	New map[schema.Name]bool
 
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
@@ -136,10 +136,7 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 	from := false // at or past the first misaligned message
 	stop := false
 	commands := 0
-	if c.buf == nil {
-		c.buf = &provenance.Message{}
-	}
-	buf := c.buf
+	buf := c.record()
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
 		if (record || rec != nil) && loc.Command == c.At.Command && loc.Message == c.At.Message {
 			m := buf
@@ -244,11 +241,12 @@ func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 type hypothesis struct {
 	sus   Suspect
 	g     Group
-	fixes int // failed baselines it makes decode, less clean ones it breaks
+	fixes int // failed baselines it makes decode
 	// baseAnomalies weighs the anomalies of the baselines it mends.
 	baseAnomalies float64
 	sc            Score
 	aliases       schema.Aliases
+	readSig       string // see readSignature, once computed
 }
 
 func (h *hypothesis) finding(was Score) Finding {
@@ -311,8 +309,13 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 			// (unless they read every field the message reads alike, as
 			// char[N] and CUtlString do where no array of symbols is sent:
 			// the record would tell them apart by nothing).
-			alike := i+1 < len(hs) && !menderWorse(hs[i+1], hs[i]) || i > 0 && !menderWorse(hs[i], hs[i-1])
-			hs[i].sc = c.score(&hs[i], Window, alike && !c.readAlike(ob, hs, i))
+			tied := []int{i}
+			for _, j := range []int{i - 1, i + 1} {
+				if j >= 0 && j < len(hs) && hs[j].sus.Name == hs[i].sus.Name && !menderWorse(hs[j], hs[i]) && !menderWorse(hs[i], hs[j]) {
+					tied = append(tied, j)
+				}
+			}
+			hs[i].sc = c.score(&hs[i], Window, len(tied) > 1 && !c.allReadAlike(ob, hs, tied))
 		}
 	} else {
 		hs = hs[:0]
@@ -387,17 +390,13 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 	return b, true
 }
 
-// baselineTest scores each hypothesis by the baselines of the message it
-// fixes; false when no baseline failed or none is fixed.
+// baselineTest scores each hypothesis by the failed baselines of the
+// message it mends; false when none failed or none is mended.
 func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
-	var failed, clean []int32
+	var failed []int32
 	for id, b := range ob.Baselines {
-		switch {
-		case b == nil:
-		case b.Err != "":
+		if b != nil {
 			failed = append(failed, id)
-		default:
-			clean = append(clean, id)
 		}
 	}
 	if len(failed) == 0 {
@@ -406,9 +405,7 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 	if c.scratch == nil {
 		c.scratch = entity.NewTable()
 	}
-	if c.buf == nil {
-		c.buf = &provenance.Message{}
-	}
+	buf := c.record()
 	className := map[int32]string{}
 	for _, u := range ob.Rec.Updates {
 		className[u.ClassID] = u.Class
@@ -422,34 +419,16 @@ func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
 		s := c.Start.Schema.RealiasLazy(h.aliases)
 		for _, id := range failed {
 			if ser := s.Serializer(className[id]); c.scratch.BaselineDecodes(ser, ob.Data[id], nil) {
-				c.scratch.BaselineDecodes(ser, ob.Data[id], c.buf)
+				c.scratch.BaselineDecodes(ser, ob.Data[id], buf)
 				h.fixes++
 				// What the mended baseline holds counts too: bits made up
 				// by chance read as implausible values.
-				h.baseAnomalies += diagnose.Message(c.buf, nil).Weight()
-			}
-		}
-		if h.fixes == 0 {
-			continue
-		}
-		for _, id := range clean {
-			if reads(ob.Baselines[id], h.sus) && !c.scratch.BaselineDecodes(s.Serializer(className[id]), ob.Data[id], nil) {
-				h.fixes--
+				h.baseAnomalies += diagnose.Message(buf, nil).Weight()
 			}
 		}
 		fixed = fixed || h.fixes > 0
 	}
 	return fixed
-}
-
-// reads reports whether a recorded baseline reads the suspect's name.
-func reads(m *provenance.Message, s Suspect) bool {
-	for i := range m.Fields {
-		if f := m.Fields[i].Schema; f != nil && f.Carries(s.Kind, s.Name) {
-			return true
-		}
-	}
-	return false
 }
 
 // menders keeps the hypotheses that mend a baseline, most mended first.
@@ -527,6 +506,9 @@ func (c *Case) scoreAll(hs []hypothesis, window int) {
 // readSignature is how a hypothesis reads the fields of its name that the
 // first misaligned message and its failed baselines read.
 func (c *Case) readSignature(ob *Observed, h *hypothesis) string {
+	if h.readSig != "" {
+		return h.readSig
+	}
 	seen := map[*schema.Field]bool{}
 	var fields []*schema.Field
 	collect := func(m *provenance.Message) {
@@ -544,19 +526,8 @@ func (c *Case) readSignature(ob *Observed, h *hypothesis) string {
 	for _, b := range ob.Baselines {
 		collect(b)
 	}
-	return signature(schema.Under(fields, h.aliases, c.Start.Game))
-}
-
-// readAlike reports whether the menders next to hs[i] that will tie with
-// it read the message alike, so that recording it settles nothing.
-func (c *Case) readAlike(ob *Observed, hs []hypothesis, i int) bool {
-	key := c.readSignature(ob, &hs[i])
-	for _, j := range []int{i - 1, i + 1} {
-		if j >= 0 && j < len(hs) && !menderWorse(hs[j], hs[i]) && !menderWorse(hs[i], hs[j]) && hs[j].sus.Name == hs[i].sus.Name && c.readSignature(ob, &hs[j]) != key {
-			return false
-		}
-	}
-	return true
+	h.readSig = signature(schema.Under(fields, h.aliases, c.Start.Game)) + "/" + h.sus.Name
+	return h.readSig
 }
 
 // allReadAlike reports whether the hypotheses hs[tied] are about one name
@@ -566,12 +537,19 @@ func (c *Case) allReadAlike(ob *Observed, hs []hypothesis, tied []int) bool {
 	if ob == nil {
 		return false
 	}
-	first := &hs[tied[0]]
-	key := c.readSignature(ob, first)
+	key := c.readSignature(ob, &hs[tied[0]]) // names the name too
 	for _, i := range tied[1:] {
-		if hs[i].sus.Name != first.sus.Name || c.readSignature(ob, &hs[i]) != key {
+		if c.readSignature(ob, &hs[i]) != key {
 			return false
 		}
 	}
 	return true
+}
+
+// record is the case's reused record buffer.
+func (c *Case) record() *provenance.Message {
+	if c.buf == nil {
+		c.buf = &provenance.Message{}
+	}
+	return c.buf
 }

@@ -291,3 +291,50 @@ func Under(fields []*Field, a Aliases, g game.Game) []*Field {
 	}
 	return out
 }
+
+// Name is a type or encoder name, and which of the two it is.
+type Name struct {
+	Kind Kind
+	Name string
+}
+
+// WrittenNames are the names the field's schema entry writes, before
+// aliases: its base type, a template argument's base, its encoder.
+func (f *Field) WrittenNames() []Name {
+	k := []Name{{KindType, f.written.Base}}
+	if f.written.Generic != nil {
+		k = append(k, Name{KindType, f.written.Generic.Base})
+	}
+	if f.EncoderAsWritten != "" {
+		k = append(k, Name{KindEncoder, f.EncoderAsWritten})
+	}
+	return k
+}
+
+// UnknownNames are the field's names decoder choice did not know.
+func (f *Field) UnknownNames() []Name {
+	var out []Name
+	if f.UnknownType != "" {
+		out = append(out, Name{KindType, f.UnknownType})
+	}
+	if f.UnknownEncoder != "" {
+		out = append(out, Name{KindEncoder, f.UnknownEncoder})
+	}
+	return out
+}
+
+// NewUnknowns lists the unknown names of s that the schema of an earlier
+// build does not carry: what a patch brought.
+func (s *Schema) NewUnknowns(earlier *Schema) map[Name]bool {
+	if earlier == nil {
+		return nil
+	}
+	old := earlier.carrierIndex().carriers
+	out := map[Name]bool{}
+	for _, u := range s.Unknowns() {
+		if k := (Name{u.Kind, u.Name}); old[k] == nil {
+			out[k] = true
+		}
+	}
+	return out
+}

@@ -30,15 +30,15 @@ func (s *Schema) RealiasLazy(a Aliases) *Schema {
 		return s.under.RealiasLazy(a)
 	}
 	ix := s.carrierIndex()
-	var names []unknownKey
+	var names []Name
 	for _, m := range []map[string]string{a.Types, s.Aliases.Types} {
 		for n := range m {
-			names = append(names, unknownKey{KindType, n})
+			names = append(names, Name{KindType, n})
 		}
 	}
 	for _, m := range []map[string]string{a.Encoders, s.Aliases.Encoders} {
 		for n := range m {
-			names = append(names, unknownKey{KindEncoder, n})
+			names = append(names, Name{KindEncoder, n})
 		}
 	}
 	fields := map[*Field]*Field{}
@@ -113,42 +113,26 @@ func (lz *lazySerializers) clone(ser *Serializer) *Serializer {
 	return c
 }
 
-type unknownKey struct {
-	kind Kind
-	name string
-}
-
 // carriers indexes a parsed schema by the names aliases can rename: the
 // fields carrying each name, and which serializers hold each field and
 // nest each serializer, so that the serializers a name reaches are found
 // walking up from its fields.
 type carriers struct {
-	carriers map[unknownKey][]*Field
+	carriers map[Name][]*Field
 	owners   [][]int32 // by field id: the serializers listing it
 	parents  [][]int32 // by serializer id: the serializers nesting it
 	sers     []*Serializer
 
 	mu    sync.Mutex
-	reach map[unknownKey][]bool
-}
-
-func keysOf(f *Field) []unknownKey {
-	k := []unknownKey{{KindType, f.written.Base}}
-	if f.written.Generic != nil {
-		k = append(k, unknownKey{KindType, f.written.Generic.Base})
-	}
-	if f.EncoderAsWritten != "" {
-		k = append(k, unknownKey{KindEncoder, f.EncoderAsWritten})
-	}
-	return k
+	reach map[Name][]bool
 }
 
 func (s *Schema) carrierIndex() *carriers {
 	s.indexOnce.Do(func() {
-		ix := &carriers{carriers: map[unknownKey][]*Field{}, owners: make([][]int32, len(s.Fields)),
-			parents: make([][]int32, len(s.Serializers)), sers: s.Serializers, reach: map[unknownKey][]bool{}}
+		ix := &carriers{carriers: map[Name][]*Field{}, owners: make([][]int32, len(s.Fields)),
+			parents: make([][]int32, len(s.Serializers)), sers: s.Serializers, reach: map[Name][]bool{}}
 		for _, f := range s.Fields {
-			for _, k := range keysOf(f) {
+			for _, k := range f.WrittenNames() {
 				ix.carriers[k] = append(ix.carriers[k], f)
 			}
 		}
@@ -170,7 +154,7 @@ func (s *Schema) carrierIndex() *carriers {
 
 // reaching marks, by serializer id, the serializers whose state holds a
 // field carrying k, directly or in a nested serializer.
-func (ix *carriers) reaching(k unknownKey) []bool {
+func (ix *carriers) reaching(k Name) []bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if r, ok := ix.reach[k]; ok {
