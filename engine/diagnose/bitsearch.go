@@ -89,18 +89,25 @@ func symptoms(m *provenance.Message, rep Report) []uint {
 		}
 		out = append(out, b)
 	}
-	for i, as := range rep.Anomalies {
-		for _, a := range as {
-			if a.Rule == PathOrder || a.Rule == PathOutside {
-				add(m.Fields[i].Start)
-				goto found
-			}
-		}
+	if i := firstStructural(rep); i >= 0 {
+		add(m.Fields[i].Start)
 	}
-found:
 	add(SensibleUntil(m, rep))
 	add(m.EndBit)
 	return out
+}
+
+// firstStructural is the first field of a report with a path out of order
+// or outside the serializer, or -1.
+func firstStructural(rep Report) int {
+	for i, as := range rep.Anomalies {
+		for _, a := range as {
+			if a.Rule == PathOrder || a.Rule == PathOutside {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // windowsBack is how many windows before each symptom are searched, the

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/schema"
 )
 
@@ -54,6 +53,3 @@ func (r *Replay) realias(a schema.Aliases, lazy bool) error {
 	r.Schema, r.Aliases = s, a
 	return nil
 }
-
-// Command is the command the last Step decoded.
-func (r *Replay) Command() *container.Command { return &r.cmd }

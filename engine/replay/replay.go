@@ -236,7 +236,7 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 			return err
 		}
 		s := r.Reuse
-		if s == nil || !bytes.Equal(data, r.reuseData) || !sameFlags(s.Aliases, r.Aliases) {
+		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) {
 			if s, err = schema.ParseWith(data, r.Game, r.Aliases); err != nil {
 				return err
 			}
@@ -457,17 +457,4 @@ func Offset(bit uint) string { return bitio.Offset(bit) }
 // serializer and the aliases are the same.
 func (r *Replay) ReuseSchema(from *Replay) {
 	r.Reuse, r.reuseData = from.Schema, from.SchemaData
-}
-
-func sameFlags(a, b schema.Aliases) bool {
-	fa, fb := a.Flags(), b.Flags()
-	if len(fa) != len(fb) {
-		return false
-	}
-	for i := range fa {
-		if fa[i] != fb[i] {
-			return false
-		}
-	}
-	return true
 }

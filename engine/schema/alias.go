@@ -49,6 +49,23 @@ func copyMap(m map[string]string) map[string]string {
 	return c
 }
 
+// Equal reports whether a and b alias the same names alike.
+func (a Aliases) Equal(b Aliases) bool {
+	return sameMap(a.Types, b.Types) && sameMap(a.Encoders, b.Encoders)
+}
+
+func sameMap(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
 // Flags renders the aliases as the --as flags that set them, sorted.
 func (a Aliases) Flags() []string {
 	var out []string

@@ -31,6 +31,10 @@ func NewCursor(b []byte) Cursor { return Cursor{b: b} }
 // Offset is the byte offset of the current field's tag.
 func (c *Cursor) Offset() int { return c.at }
 
+// Raw is the current field as written: tag and value (for copying it
+// through unchanged).
+func (c *Cursor) Raw() []byte { return c.b[c.at:c.off] }
+
 // Err is the *ParseError that stopped the walk, or nil at a clean end.
 func (c *Cursor) Err() error { return c.err }
 

@@ -77,7 +77,7 @@ func TestCursorMatchesField(t *testing.T) {
 			if err != nil {
 				t.Fatalf("cursor read field %d at %d where field() fails: %v", c.Num, off, err)
 			}
-			if c.Offset() != off || c.Num != num || c.Type != typ || c.V != v || string(c.Data) != string(data) {
+			if c.Offset() != off || c.Num != num || c.Type != typ || c.V != v || string(c.Data) != string(data) || string(c.Raw()) != string(b[off:off+n]) {
 				t.Fatalf("at %d cursor has %d/%d/%d/%x, field() %d/%d/%d/%x", off, c.Num, c.Type, c.V, c.Data, num, typ, v, data)
 			}
 			off += n

@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/wiretree"
 )
 
 // Rename says which name a patch renames: a type name (a token of
@@ -67,45 +67,42 @@ func rewriteSchema(data []byte, edit func(ser []byte) ([]byte, int, error)) ([]b
 func renameSymbols(b []byte, rn Rename) ([]byte, int, error) {
 	// Which symbols are types, which encoders.
 	isType, isEncoder := map[uint64]bool{}, map[uint64]bool{}
-	err := eachField(b, func(num protowire.Number, v []byte, _ uint64) error {
-		if num != 3 {
-			return nil
+	for c := wiretree.NewCursor(b); c.Next(); {
+		if c.Num != 3 {
+			continue
 		}
-		return eachField(v, func(n protowire.Number, _ []byte, x uint64) error {
-			switch n {
+		for fc := wiretree.NewCursor(c.Data); fc.Next(); {
+			switch fc.Num {
 			case 1:
-				isType[x] = true
+				isType[fc.V] = true
 			case 10:
-				isEncoder[x] = true
+				isEncoder[fc.V] = true
 			}
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, 0, err
+		}
 	}
 	var out []byte
 	sym, changed := uint64(0), 0
-	err = eachRaw(b, func(num protowire.Number, raw, v []byte) {
-		if num != 2 {
-			out = append(out, raw...)
-			return
+	c := wiretree.NewCursor(b)
+	for c.Next() {
+		if c.Num != 2 {
+			out = append(out, c.Raw()...)
+			continue
 		}
-		s := string(v)
+		s := string(c.Data)
 		switch {
 		case rn.Encoder && isEncoder[sym] && s == rn.From:
 			s = rn.To
 		case !rn.Encoder && isType[sym]:
 			s = renameToken(s, rn.From, rn.To)
 		}
-		if s != string(v) {
+		if s != string(c.Data) {
 			changed++
 		}
 		out = protowire.AppendTag(out, 2, protowire.BytesType)
 		out = protowire.AppendString(out, s)
 		sym++
-	})
-	return out, changed, err
+	}
+	return out, changed, c.Err()
 }
 
 // renameToken replaces every whole identifier equal to from in s.
@@ -134,50 +131,6 @@ func renameToken(s, from, to string) string {
 	return b.String()
 }
 
-// eachField calls fn with each field's number and, for bytes fields, its
-// contents, for varints its value.
-func eachField(b []byte, fn func(num protowire.Number, v []byte, x uint64) error) error {
-	var ferr error
-	err := eachRaw(b, func(num protowire.Number, raw, v []byte) {
-		if ferr != nil {
-			return
-		}
-		var x uint64
-		if v == nil {
-			_, _, n := protowire.ConsumeTag(raw)
-			x, _ = protowire.ConsumeVarint(raw[n:])
-		}
-		ferr = fn(num, v, x)
-	})
-	if err != nil {
-		return err
-	}
-	return ferr
-}
-
-// eachRaw walks a protobuf message, calling fn with each field's bytes as
-// written and, for length-delimited fields, their contents.
-func eachRaw(b []byte, fn func(num protowire.Number, raw, v []byte)) error {
-	for off := 0; off < len(b); {
-		num, typ, n := protowire.ConsumeTag(b[off:])
-		if n < 0 {
-			return fmt.Errorf("byte %d: %w", off, protowire.ParseError(n))
-		}
-		m := protowire.ConsumeFieldValue(num, typ, b[off+n:])
-		if m < 0 {
-			return fmt.Errorf("byte %d: %w", off, protowire.ParseError(m))
-		}
-		raw := b[off : off+n+m]
-		var v []byte
-		if typ == protowire.BytesType {
-			v, _ = protowire.ConsumeBytes(b[off+n:])
-		}
-		fn(num, raw, v)
-		off += n + m
-	}
-	return nil
-}
-
 // SetBitCount rewrites a demo file as a patch that changes a field's bit
 // count in the schema would leave it: every field named name gets bits as
 // its bit count, while the data keeps the old width. It returns the file
@@ -190,41 +143,34 @@ func SetBitCount(data []byte, name string, bits int32) ([]byte, int, error) {
 // var_name symbol is name.
 func setBits(b []byte, name string, bits int32) ([]byte, int, error) {
 	var symbols []string
-	if err := eachField(b, func(num protowire.Number, v []byte, _ uint64) error {
-		if num == 2 {
-			symbols = append(symbols, string(v))
+	for c := wiretree.NewCursor(b); c.Next(); {
+		if c.Num == 2 {
+			symbols = append(symbols, string(c.Data))
 		}
-		return nil
-	}); err != nil {
-		return nil, 0, err
 	}
 	var out []byte
 	changed := 0
-	err := eachRaw(b, func(num protowire.Number, raw, v []byte) {
-		if num != 3 {
-			out = append(out, raw...)
-			return
-		}
+	c := wiretree.NewCursor(b)
+	for c.Next() {
 		isName := false
-		eachField(v, func(n protowire.Number, _ []byte, x uint64) error {
-			if n == 2 && int(x) < len(symbols) && symbols[x] == name {
-				isName = true
+		if c.Num == 3 {
+			for fc := wiretree.NewCursor(c.Data); fc.Next(); {
+				isName = isName || fc.Num == 2 && fc.V < uint64(len(symbols)) && symbols[fc.V] == name
 			}
-			return nil
-		})
+		}
 		if !isName {
-			out = append(out, raw...)
-			return
+			out = append(out, c.Raw()...)
+			continue
 		}
 		var f []byte
-		eachRaw(v, func(n protowire.Number, r, _ []byte) {
-			if n != 3 {
-				f = append(f, r...)
+		for fc := wiretree.NewCursor(c.Data); fc.Next(); {
+			if fc.Num != 3 {
+				f = append(f, fc.Raw()...)
 			}
-		})
+		}
 		f = protowire.AppendVarint(protowire.AppendTag(f, 3, protowire.VarintType), uint64(bits))
 		out = protowire.AppendBytes(protowire.AppendTag(out, 3, protowire.BytesType), f)
 		changed++
-	})
-	return out, changed, err
+	}
+	return out, changed, c.Err()
 }
