@@ -1,7 +1,6 @@
 package entity_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/dembug/dembug/engine/container"
@@ -17,44 +16,38 @@ import (
 // order or an array element past its length: real data has neither, so
 // those checks only ever stop a misread.
 func TestRealReplaysPassWhatIfChecks(t *testing.T) {
-	for _, g := range []string{"dota2", "cs2", "deadlock"} {
-		for _, path := range testreplays.Files(t, g) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := replay.Open(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var before *entity.Table
-			r.Hooks.Record = func(replay.Location) *provenance.Message {
-				before = r.Entities.Snapshot()
-				return nil
-			}
-			checked := 0
-			r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
-				if res.Skipped || before == nil {
-					return
-				}
-				if half := uint(len(m.EntityData)) * 4; res.Updates > 1 {
-					// Stopped halfway: unfinished, with no error.
-					w := before.Snapshot().ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1, StopAt: half})
-					if !w.Unfinished || w.Err != nil || w.EndBit < half || w.Updates >= res.Updates {
-						t.Fatalf("%s tick %d: stopped at bit %d: %+v", path, loc.Tick, half, w)
-					}
-				}
-				if w := before.ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1}); w.Misaligned || w.Err != nil {
-					t.Fatalf("%s tick %d: the empty what-if fails where the decode does not: %v", path, loc.Tick, w.Err)
-				}
-				checked++
-			}
-			if err := r.Run(func(*container.Command) bool { return false }); err != nil {
-				t.Fatal(err)
-			}
-			if checked == 0 {
-				t.Fatalf("%s: no message checked", path)
-			}
+	testreplays.EachFile(t, func(path string, data []byte) {
+		r, err := replay.Open(data)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		var before *entity.Table
+		r.Hooks.Record = func(replay.Location) *provenance.Message {
+			before = r.Entities.Snapshot()
+			return nil
+		}
+		checked := 0
+		r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
+			if res.Skipped || before == nil {
+				return
+			}
+			if half := uint(len(m.EntityData)) * 4; res.Updates > 1 {
+				// Stopped halfway: unfinished, with no error.
+				w := before.Snapshot().ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1, StopAt: half})
+				if !w.Unfinished || w.Err != nil || w.EndBit < half || w.Updates >= res.Updates {
+					t.Fatalf("%s tick %d: stopped at bit %d: %+v", path, loc.Tick, half, w)
+				}
+			}
+			if w := before.ApplyWhatIf(m, nil, entity.WhatIf{Occurrence: -1}); w.Misaligned || w.Err != nil {
+				t.Fatalf("%s tick %d: the empty what-if fails where the decode does not: %v", path, loc.Tick, w.Err)
+			}
+			checked++
+		}
+		if err := r.Run(func(*container.Command) bool { return false }); err != nil {
+			t.Fatal(err)
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no message checked", path)
+		}
+	})
 }

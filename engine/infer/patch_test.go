@@ -15,8 +15,6 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// patchGames are the folders whose every replay is patched here.
-var patchGames = []string{"dota2", "cs2", "deadlock"}
 
 // entitiesOf decodes a whole file under aliases and prints its entities as
 // `dembug entities` does.
@@ -71,7 +69,7 @@ func renames(r *replay.Replay) []writer.Rename {
 // patched file decodes to exactly the original's entities.
 func TestPatchedReplaysAreInferred(t *testing.T) {
 	var files []string
-	for _, g := range patchGames {
+	for _, g := range testreplays.Games {
 		files = append(files, testreplays.Files(t, g)...)
 	}
 	broken, inBaseline, games := 0, 0, map[string]bool{}

@@ -55,6 +55,24 @@ func Files(tb testing.TB, game string) []string {
 	return files
 }
 
+// Games are the shared replays' game folders.
+var Games = []string{"dota2", "cs2", "deadlock"}
+
+// EachFile calls fn with the path and bytes of every shared replay of every
+// game, skipping the test when a game has none.
+func EachFile(tb testing.TB, fn func(path string, data []byte)) {
+	tb.Helper()
+	for _, g := range Games {
+		for _, path := range Files(tb, g) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				tb.Fatalf("reading %s: %v", path, err)
+			}
+			fn(path, data)
+		}
+	}
+}
+
 // Read returns the bytes of the first replay of a game.
 func Read(tb testing.TB, game string) (string, []byte) {
 	tb.Helper()
