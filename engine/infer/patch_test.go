@@ -15,7 +15,6 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-
 // entitiesOf decodes a whole file under aliases and prints its entities as
 // `dembug entities` does.
 func entitiesOf(t *testing.T, data []byte, a schema.Aliases) ([]byte, *replay.Replay) {
