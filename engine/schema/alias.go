@@ -288,8 +288,12 @@ func (f *Field) under(a Aliases, g game.Game) *Field {
 	return &c
 }
 
-// Carrying returns every field of the schema carrying the name.
+// Carrying returns every field of the schema carrying the name: from the
+// carrier index of a parsed schema, by a scan of a realiased one's.
 func (s *Schema) Carrying(kind Kind, name string) []*Field {
+	if s.under == nil {
+		return s.carrierIndex().carriers[Name{kind, name}]
+	}
 	var out []*Field
 	for _, f := range s.Fields {
 		if f.Carries(kind, name) {
