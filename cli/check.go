@@ -15,6 +15,7 @@ import (
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/mapfile"
 )
 
 // CheckResult is one file's summary, as printed by check --json.
@@ -228,11 +229,17 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 			res = CheckResult{File: path, Error: fmt.Sprintf("internal error: %v", p)}
 		}
 	}()
-	data, err := readFile(path)
+	// The file is mapped, not read onto the heap, and the pages the
+	// decode has passed are dropped from the resident set as it goes:
+	// memory stays bounded whatever the file's size (docs/memory.md).
+	f, err := mapfile.Open(path)
 	if err != nil {
 		return CheckResult{File: path, Error: err.Error(), unreadable: true}
 	}
-	res, _ = CheckWith(path, data, o)
+	defer f.Close()
+	stop := f.ReleaseEvery(100 * time.Millisecond)
+	defer stop()
+	res, _ = CheckWith(path, f.Data, o)
 	return res
 }
 

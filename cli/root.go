@@ -8,10 +8,12 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/mapfile"
 )
 
 // OpenTUI is set by main to start the interactive debugger; keeping it a
@@ -45,11 +47,16 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 				}
 				return OpenTUI("(built-in sample)", data, aliases)
 			}
-			data, err := readFile(args[0])
+			// Mapped, not read onto the heap; the pages the index pass
+			// has read are dropped from the resident set every second.
+			f, err := mapfile.Open(args[0])
 			if err != nil {
 				return err
 			}
-			return OpenTUI(args[0], data, aliases)
+			defer f.Close()
+			stop := f.ReleaseEvery(time.Second)
+			defer stop()
+			return OpenTUI(args[0], f.Data, aliases)
 		},
 	}
 	addAsFlag(root, &as)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,6 +20,7 @@ func Run(path string, data []byte, a schema.Aliases) (err error) {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
+	tuneGC()
 	m := New(path, data, Options{NoColor: noColor(), Aliases: a})
 	final, err := tea.NewProgram(m).Run()
 	if err != nil {
@@ -36,3 +38,16 @@ func Run(path string, data []byte, a schema.Aliases) (err error) {
 // noColor reports whether NO_COLOR asks for no colour (https://no-color.org:
 // present and not empty).
 func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+
+// tuneGC: the debugger lives long and keeps keyframes, so its heap is held
+// near what is live (GOGC=100) with a soft limit below the 500 MiB it
+// promises for a full-length replay (docs/memory.md). GOGC and GOMEMLIMIT
+// in the environment win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(400 << 20)
+	}
+}

@@ -1,0 +1,86 @@
+// Package mapfile opens a replay for reading without copying it onto the
+// heap: on Unix the file is memory-mapped, elsewhere (or when mapping
+// fails) it is read whole. A mapped file's pages are the kernel's page
+// cache; Release drops the ones this process has touched from its resident
+// set (they read back from the cache when touched again), so a pass over a
+// 100 MB file does not keep 100 MB resident.
+package mapfile
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// File is an open replay: Data is its whole content.
+type File struct {
+	Data   []byte
+	mapped bool
+}
+
+// Open maps (or reads) the file at path.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	if st.Mode().IsRegular() && st.Size() > 0 && st.Size() == int64(int(st.Size())) {
+		if data, err := mmap(f, int(st.Size())); err == nil {
+			return &File{Data: data, mapped: true}, nil
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	return &File{Data: data}, nil
+}
+
+// Mapped reports whether Data is a memory map.
+func (f *File) Mapped() bool { return f.mapped }
+
+// Release drops the file's pages from the process's resident set. Data
+// stays valid: a page touched again is read back from the page cache.
+func (f *File) Release() {
+	if f.mapped {
+		release(f.Data)
+	}
+}
+
+// ReleaseEvery calls Release every d until the returned stop is called:
+// a sequential pass then keeps about d's worth of the file resident.
+func (f *File) ReleaseEvery(d time.Duration) (stop func()) {
+	if !f.mapped {
+		return func() {}
+	}
+	done := make(chan struct{})
+	t := time.NewTicker(d)
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f.Release()
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// Close unmaps the file; Data must not be used afterwards.
+func (f *File) Close() error {
+	if !f.mapped {
+		f.Data = nil
+		return nil
+	}
+	err := munmap(f.Data)
+	f.Data, f.mapped = nil, false
+	return err
+}
