@@ -8,6 +8,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -15,31 +16,8 @@ import (
 // them — markers in the fields pane and the timeline, the anomaly keys, and
 // the inspector's account of each anomaly.
 
-// severity grades a field's anomalies: strong from diagnose.Threshold up.
-// A read by the default decoder is no mark: the seed makes it the rule for
-// enums and ids (the inspector still says so).
-func severity(as []diagnose.Anomaly) views.Severity {
-	s := views.SevNone
-	for _, a := range as {
-		if a.Rule == diagnose.Fallback {
-			continue
-		}
-		if a.Score >= diagnose.Threshold {
-			return views.SevStrong
-		}
-		s = views.SevWeak
-	}
-	return s
-}
-
-// fieldAnomalies returns the anomalies of field fi of update u in a report.
-func fieldAnomalies(rep *diagnose.Report, firstField, fi int) []diagnose.Anomaly {
-	i := firstField + fi
-	if rep == nil || i < 0 || i >= len(rep.Anomalies) {
-		return nil
-	}
-	return rep.Anomalies[i]
-}
+// severity is the marker a field's anomalies earn (diagnose.Grade).
+func severity(as []diagnose.Anomaly) views.Severity { return views.Severity(diagnose.Grade(as)) }
 
 // selPos is the selection as a position among anomaly stops: the flat
 // update index and field, and whether the selection is on an update.
@@ -59,7 +37,7 @@ func (m *Model) selPos() (k, field int, exact bool) {
 func (m *Model) stepAnomaly(dir int) tea.Cmd {
 	stops := m.ix.Anoms
 	k, f, _ := m.selPos()
-	less := func(a AnomalyRef) bool { // a comes before the selection
+	less := func(a session.AnomalyRef) bool { // a comes before the selection
 		return int(a.K) < k || (int(a.K) == k && int(a.Field) < f)
 	}
 	i := sort.Search(len(stops), func(i int) bool { return !less(stops[i]) })
@@ -84,13 +62,13 @@ func (m *Model) stepAnomaly(dir int) tea.Cmd {
 	}
 	st := stops[i]
 	r := m.ix.Updates[st.K]
-	cmd := m.reveal(Sel{int(r.Cmd), int(r.Msg), int(r.Upd), int(st.Field)})
+	cmd := m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(st.Field)})
 	m.setNote(fmt.Sprintf("anomaly %d of %d%s", i+1, len(stops), m.stopWhy(st)), false)
 	return cmd
 }
 
 // stopWhy names what the stop is, for the status line.
-func (m *Model) stopWhy(st AnomalyRef) string {
+func (m *Model) stopWhy(st session.AnomalyRef) string {
 	r := m.ix.Updates[st.K]
 	msg := m.ix.Msg(int(r.Cmd), int(r.Msg))
 	if msg == nil || msg.PE == nil {

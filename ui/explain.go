@@ -590,7 +590,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		{Label: "value", Text: val, Style: views.LineMath},
 	}
 	secs = append(secs, views.InspectorSection{Title: "Field", Lines: what})
-	secs = append(secs, anomalySection(fieldAnomalies(in.Report, u.FirstField, in.Field))...)
+	secs = append(secs, anomalySection(in.Report.FieldAnomalies(u.FirstField, in.Field))...)
 	// The message's problem: right here when this field is its first
 	// suspect, else after the field's own sections.
 	suspect := in.Report != nil && in.Report.First != nil && in.Report.First.Field == u.FirstField+in.Field

@@ -31,10 +31,10 @@ type inferMsg struct {
 // names always; hypotheses only when a message misaligned. It decodes
 // the file again on its own replay (about a check's work), off the UI loop.
 func (m *Model) inferCmd() tea.Cmd {
-	if m.inference != nil || m.in.r == nil || m.in.r.Schema == nil {
+	if m.inference != nil || m.in.Schema() == nil {
 		return nil
 	}
-	inf := &inference{unknowns: m.in.r.Schema.Unknowns()}
+	inf := &inference{unknowns: m.in.Schema().Unknowns()}
 	m.inference = inf
 	if len(inf.unknowns) == 0 || !m.misaligned() {
 		return nil

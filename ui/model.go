@@ -8,6 +8,7 @@ import (
 
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -24,15 +25,6 @@ type Options struct {
 	Aliases schema.Aliases
 }
 
-// Sel is the selection the root model owns and every pane reads:
-// command, message (position in the packet), update and field, each -1
-// when nothing at that level is selected.
-type Sel struct {
-	Cmd, Msg, Upd, Field int
-}
-
-var noSel = Sel{-1, -1, -1, -1}
-
 // tlRow is one visible timeline row.
 type tlRow struct {
 	kind          views.RowKind
@@ -46,11 +38,11 @@ type expKey struct{ cmd, msg int32 }
 type (
 	indexMsg struct {
 		gen uint64
-		ch  *indexChunk
+		ch  *session.Chunk
 	}
 	detailMsg struct {
 		gen uint64
-		det *Detail
+		det *session.Detail
 		err error
 	}
 	panicMsg struct{ text string }
@@ -79,9 +71,9 @@ type Model struct {
 
 	path string
 	data []byte
-	ix   *Index
-	in   *indexer
-	dec  *liveDecoder
+	ix   *session.Index
+	in   *session.Indexer
+	dec  *session.LiveDecoder
 	gen  uint64 // index pass generation
 
 	w, h         int
@@ -97,18 +89,18 @@ type Model struct {
 	tlTop      int
 	userExp    map[expKey]bool
 	autoExp    map[expKey]bool
-	filter     *matcher
+	filter     *session.Matcher
 	filterText string
 	filterUpd  []bool
 	filterCmd  []bool
 	lastSearch string
 
 	// Selection and the message it needs.
-	sel       Sel
-	detail    *Detail
+	sel       session.Ref // what every pane reads; session.None for nothing
+	detail    *session.Detail
 	detailGen uint64
 	loading   bool
-	loadKey   [2]int
+	loadKey   session.Ref
 	loadErr   string
 
 	// Per-pane scrolling and toggles.
@@ -123,12 +115,12 @@ type Model struct {
 	wi         *whatIf
 	wiGen      uint64
 	wiPending  bool
-	cases      *caseCache
-	wiRowKey   [4]int // the selection wiRowSel was derived from
-	wiRowSel   int    // selected row of the diff
+	cases      *session.Cases
+	wiRowKey   session.Ref // the selection wiRowSel was derived from
+	wiRowSel   int         // selected row of the diff
 	wiPairsFor *whatIf
 	wiPairsUpd int
-	wiPairs    []diffPair
+	wiPairs    []session.Pair
 
 	note    string
 	noteErr bool
@@ -163,14 +155,14 @@ func New(path string, data []byte, opts Options) *Model {
 	}
 	m := &Model{
 		opts: opts, keys: DefaultKeyMap(), path: path, data: data,
-		ix:      &Index{Path: path, Size: len(data)},
-		in:      newIndexer(data, opts.Aliases),
-		dec:     newLiveDecoder(data, opts.Aliases),
+		ix:      &session.Index{Path: path, Size: len(data)},
+		in:      session.NewIndexer(data, opts.Aliases),
+		dec:     session.NewLiveDecoder(data, opts.Aliases),
 		gen:     1,
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
-		sel:   noSel,
+		sel:   session.None,
 		lastA: paneTimeline, lastB: paneInspector,
-		cases: &caseCache{aliases: opts.Aliases},
+		cases: session.NewCases(opts.Aliases),
 	}
 	m.theme = views.DefaultTheme()
 	if opts.NoColor {
@@ -201,7 +193,7 @@ func (m *Model) Init() tea.Cmd {
 
 func (m *Model) indexCmd() tea.Cmd {
 	gen, in, budget := m.gen, m.in, m.opts.IndexBudget
-	return safe(func() tea.Msg { return indexMsg{gen, in.step(budget)} })
+	return safe(func() tea.Msg { return indexMsg{gen, in.Step(budget)} })
 }
 
 // Update handles one message. A panic becomes an error on the status line.
@@ -244,13 +236,13 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		return nil
 	}
 	first := len(m.ix.Commands) == 0
-	m.ix.append(msg.ch)
+	m.ix.Append(msg.ch)
 	m.spin++
 	if m.filter != nil {
 		m.applyFilter()
 	}
 	m.rebuild()
-	if first && len(m.rows) > 0 && m.sel == noSel {
+	if first && len(m.rows) > 0 && m.sel == session.None {
 		m.cursor = 0
 		m.selFromRow()
 	}
@@ -271,7 +263,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		r := m.ix.Updates[0]
 		dec, gen, inner := m.dec, m.detailGen, m.ix.Msg(int(r.Cmd), int(r.Msg)).Index
 		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen, int(r.Cmd), int(r.Msg), inner)
+			_, _ = dec.Load(gen, r.Ref(), inner)
 			return nil
 		}))
 	}
@@ -284,7 +276,7 @@ func (m *Model) onDetail(msg detailMsg) {
 	}
 	m.loading = false
 	if msg.err != nil {
-		if msg.err != errStale {
+		if msg.err != session.ErrStale {
 			m.loadErr = msg.err.Error()
 		}
 		return

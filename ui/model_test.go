@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -98,7 +99,7 @@ func TestBitstreamMarksMatchFields(t *testing.T) {
 func TestNextAndPreviousAreInverse(t *testing.T) {
 	_, data := loadReplay(t, dotaReplay)
 	hs := newHarness(t, "dota", data, 120, 40)
-	var seq []Sel
+	var seq []session.Ref
 	for range 900 { // crosses from the full frame into delta messages
 		hs.keys("n")
 		seq = append(seq, hs.m.sel)
@@ -155,16 +156,16 @@ func TestPacketsEntityFilterAndExpand(t *testing.T) {
 	if hs.m.filter == nil {
 		t.Fatalf("no filter: %s", hs.m.note)
 	}
-	mt := newMatcher(ix, "m_iHealth")
+	mt := session.NewMatcher(ix, "m_iHealth")
 	for range 20 {
 		hs.keys("n")
-		r := UpdateRef{int32(hs.m.sel.Cmd), int32(hs.m.sel.Msg), int32(hs.m.sel.Upd)}
-		if !mt.update(ix, r) {
+		r := session.UpdateRef{Cmd: int32(hs.m.sel.Cmd), Msg: int32(hs.m.sel.Msg), Upd: int32(hs.m.sel.Upd)}
+		if !mt.Update(ix, r) {
 			t.Fatalf("n under a filter reached %+v, which does not match", hs.m.sel)
 		}
 	}
 	for _, r := range hs.m.rows {
-		if r.kind == views.RowUpdate && !mt.update(ix, UpdateRef{r.cmd, r.msg, r.upd}) {
+		if r.kind == views.RowUpdate && !mt.Update(ix, session.UpdateRef{Cmd: r.cmd, Msg: r.msg, Upd: r.upd}) {
 			t.Fatalf("filtered timeline shows a non-matching update %+v", r)
 		}
 	}
@@ -202,8 +203,8 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	hs := newHarness(t, "dota", data, 120, 40)
 	ix := hs.m.ix
 	a, b := ix.Updates[0], ix.Updates[len(ix.Updates)-1]
-	cmdA := hs.m.reveal(Sel{int(a.Cmd), int(a.Msg), int(a.Upd), 0})
-	cmdB := hs.m.reveal(Sel{int(b.Cmd), int(b.Msg), int(b.Upd), 0})
+	cmdA := hs.m.reveal(session.Ref{Cmd: int(a.Cmd), Msg: int(a.Msg), Upd: int(a.Upd), Field: 0})
+	cmdB := hs.m.reveal(session.Ref{Cmd: int(b.Cmd), Msg: int(b.Msg), Upd: int(b.Upd), Field: 0})
 	if cmdA == nil || cmdB == nil {
 		t.Skip("messages already loaded")
 	}
@@ -216,7 +217,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	}
 	// A stale index chunk is ignored too.
 	rows := len(hs.m.rows)
-	hs.m.Update(indexMsg{gen: hs.m.gen + 1, ch: &indexChunk{Commands: []Command{{Index: 999}}}})
+	hs.m.Update(indexMsg{gen: hs.m.gen + 1, ch: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
 	if len(hs.m.rows) != rows || len(ix.Commands) == 999 {
 		t.Fatal("stale index chunk applied")
 	}

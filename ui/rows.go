@@ -7,10 +7,10 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -28,7 +28,7 @@ func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int) []views.F
 		rows[i] = views.FieldRow{
 			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: ShortDecoder(f.Decoder),
 			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(),
-			Sev: severity(fieldAnomalies(rep, first, i)),
+			Sev: severity(rep.FieldAnomalies(first, i)),
 		}
 	}
 	return rows
@@ -82,14 +82,14 @@ func appendIndex(name string, k int) string {
 // entityRows lists every set field of an entity's state, named as the
 // engine names field paths, marking the paths an update wrote; at maps
 // each path to its row.
-func entityRows(ser *schema.Serializer, state *entity.Node, written map[fieldpath.Path]bool) (rows []views.EntityRow, at map[fieldpath.Path]int) {
+func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpath.Path]bool) (rows []views.EntityRow, at map[fieldpath.Path]int) {
 	at = map[fieldpath.Path]int{}
 	add := func(name string, p fieldpath.Path, v decoder.Value) {
 		at[p] = len(rows)
 		rows = append(rows, views.EntityRow{Name: name, Value: v.String(), Changed: written[p]})
 	}
-	var walk func(ser *schema.Serializer, n *entity.Node, prefix string, p fieldpath.Path, depth int)
-	walk = func(ser *schema.Serializer, n *entity.Node, prefix string, p fieldpath.Path, depth int) {
+	var walk func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int)
+	walk = func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int) {
 		if ser == nil || n == nil || depth >= fieldpath.MaxDepth {
 			return
 		}
@@ -187,10 +187,10 @@ func modelOnly(f *schema.Field) string {
 
 // schemaRows lists a serializer's fields, expanding the nested serializers
 // the selected path goes through so the selected field shows in place.
-func schemaRows(ser *schema.Serializer, state *entity.Node, sel *fieldpath.Path) []views.SchemaRow {
+func schemaRows(ser *schema.Serializer, state *session.Node, sel *fieldpath.Path) []views.SchemaRow {
 	var rows []views.SchemaRow
-	var walk func(ser *schema.Serializer, n *entity.Node, depth, at int)
-	walk = func(ser *schema.Serializer, n *entity.Node, depth, at int) {
+	var walk func(ser *schema.Serializer, n *session.Node, depth, at int)
+	walk = func(ser *schema.Serializer, n *session.Node, depth, at int) {
 		if ser == nil || depth > fieldpath.MaxDepth {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -69,8 +70,8 @@ func (m *Model) anyFiltered(first, n int) bool {
 }
 
 // rowOf finds the row showing s (or its nearest visible ancestor).
-func (m *Model) rowOf(s Sel) int {
-	if s.Cmd == -2 {
+func (m *Model) rowOf(s session.Ref) int {
+	if s.IsEnd() {
 		for i, r := range m.rows {
 			if isEnd(r.kind) {
 				return i
@@ -103,10 +104,10 @@ func (m *Model) selFromRow() tea.Cmd {
 	}
 	r := m.rows[m.cursor]
 	if isEnd(r.kind) {
-		m.setSel(Sel{-2, -1, -1, -1})
+		m.setSel(session.End)
 		return nil
 	}
-	s := Sel{int(r.cmd), int(r.msg), int(r.upd), -1}
+	s := session.Ref{Cmd: int(r.cmd), Msg: int(r.msg), Upd: int(r.upd), Field: -1}
 	if s.Upd >= 0 {
 		if s.Cmd == m.sel.Cmd && s.Msg == m.sel.Msg && s.Upd == m.sel.Upd {
 			s.Field = m.sel.Field
@@ -118,7 +119,7 @@ func (m *Model) selFromRow() tea.Cmd {
 	return m.ensureDetail()
 }
 
-func (m *Model) setSel(s Sel) {
+func (m *Model) setSel(s session.Ref) {
 	if s.Cmd != m.sel.Cmd || s.Msg != m.sel.Msg || s.Upd != m.sel.Upd {
 		m.entScroll, m.schScroll = 0, 0
 	}
@@ -132,7 +133,7 @@ func (m *Model) setSel(s Sel) {
 }
 
 // reveal selects s, expanding its packet and message in the timeline.
-func (m *Model) reveal(s Sel) tea.Cmd {
+func (m *Model) reveal(s session.Ref) tea.Cmd {
 	m.autoExp = map[expKey]bool{}
 	if s.Cmd >= 0 {
 		m.autoExp[expKey{int32(s.Cmd), -1}] = true
@@ -156,7 +157,7 @@ func (m *Model) reveal(s Sel) tea.Cmd {
 // under a filter the first field the filter matches.
 func (m *Model) jump(k int) tea.Cmd {
 	r := m.ix.Updates[k]
-	s := Sel{int(r.Cmd), int(r.Msg), int(r.Upd), -1}
+	s := r.Ref()
 	if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields > 0 {
 		s.Field = 0
 		if m.filter != nil {
@@ -167,9 +168,9 @@ func (m *Model) jump(k int) tea.Cmd {
 }
 
 // firstMatch is the first field of update r whose name mt matches, or 0.
-func (m *Model) firstMatch(mt *matcher, r UpdateRef) int {
+func (m *Model) firstMatch(mt *session.Matcher, r session.UpdateRef) int {
 	for fi, id := range m.ix.FieldNames(r) {
-		if mt.fieldName(id) {
+		if mt.FieldName(id) {
 			return fi
 		}
 	}
@@ -185,7 +186,7 @@ func (m *Model) flatPos() (k int, exact bool) {
 			return f, true
 		}
 	}
-	if m.sel.Cmd == -2 {
+	if m.sel.IsEnd() {
 		return len(m.ix.Updates), false
 	}
 	c, msg := int32(m.sel.Cmd), int32(m.sel.Msg)
@@ -225,12 +226,12 @@ func (m *Model) stepUpdate(dir int) tea.Cmd {
 
 func (m *Model) stepPacket(dir int) tea.Cmd {
 	c := m.sel.Cmd
-	if c == -2 {
+	if m.sel.IsEnd() {
 		c = len(m.ix.Commands)
 	}
 	for i := c + dir; i >= 0 && i < len(m.ix.Commands); i += dir {
 		if m.ix.Commands[i].Kind.HasPackets() && (m.filter == nil || m.filterCmd[i]) {
-			return m.reveal(Sel{i, -1, -1, -1})
+			return m.reveal(session.Ref{Cmd: i, Msg: -1, Upd: -1, Field: -1})
 		}
 	}
 	m.setNote("no more packets", false)
@@ -245,7 +246,7 @@ func (m *Model) gotoTick(t int) tea.Cmd {
 	}
 	for i, c := range m.ix.Commands {
 		if c.Tick >= int32(t) {
-			return m.reveal(Sel{i, -1, -1, -1})
+			return m.reveal(session.Ref{Cmd: i, Msg: -1, Upd: -1, Field: -1})
 		}
 	}
 	m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
@@ -275,7 +276,7 @@ func (m *Model) doSearch(q string) tea.Cmd {
 		return nil
 	}
 	m.lastSearch = q
-	mt := newMatcher(m.ix, q)
+	mt := session.NewMatcher(m.ix, q)
 	n := len(m.ix.Updates)
 	k, exact := m.flatPos()
 	if !exact {
@@ -284,7 +285,7 @@ func (m *Model) doSearch(q string) tea.Cmd {
 	for i := 1; i <= n; i++ {
 		j := ((k+i)%n + n) % n
 		r := m.ix.Updates[j]
-		if !mt.update(m.ix, r) {
+		if !mt.Update(m.ix, r) {
 			continue
 		}
 		cmd := m.jump(j)
@@ -293,7 +294,7 @@ func (m *Model) doSearch(q string) tea.Cmd {
 		}
 		total := 0
 		for _, rr := range m.ix.Updates {
-			if mt.update(m.ix, rr) {
+			if mt.Update(m.ix, rr) {
 				total++
 			}
 		}
@@ -309,7 +310,7 @@ func (m *Model) applyFilter() {
 	m.filterUpd = make([]bool, n)
 	m.filterCmd = make([]bool, len(m.ix.Commands))
 	for k, r := range m.ix.Updates {
-		if m.filter.update(m.ix, r) {
+		if m.filter.Update(m.ix, r) {
 			m.filterUpd[k] = true
 			m.filterCmd[r.Cmd] = true
 		}
@@ -325,7 +326,7 @@ func (m *Model) setFilter(q string) tea.Cmd {
 		m.setNote("filter cleared", false)
 		return nil
 	}
-	m.filter, m.filterText = newMatcher(m.ix, q), q
+	m.filter, m.filterText = session.NewMatcher(m.ix, q), q
 	m.applyFilter()
 	count := 0
 	for _, b := range m.filterUpd {
@@ -363,8 +364,8 @@ func (m *Model) ensureDetail() tea.Cmd {
 	if msg == nil || msg.PE == nil {
 		return nil
 	}
-	key := [2]int{m.sel.Cmd, m.sel.Msg}
-	if m.detail != nil && m.detail.Cmd == key[0] && m.detail.Msg == key[1] {
+	key := m.sel.Message()
+	if m.detail != nil && m.detail.Cmd == key.Cmd && m.detail.Msg == key.Msg {
 		return nil
 	}
 	if m.loading && m.loadKey == key {
@@ -372,17 +373,17 @@ func (m *Model) ensureDetail() tea.Cmd {
 	}
 	m.detailGen++
 	gen := m.detailGen
-	m.dec.latest.Store(gen)
+	m.dec.Supersede(gen)
 	m.loading, m.loadKey, m.loadErr = true, key, ""
 	dec, inner := m.dec, msg.Index
 	return safe(func() tea.Msg {
-		det, err := dec.Load(gen, key[0], key[1], inner)
+		det, err := dec.Load(gen, key, inner)
 		return detailMsg{gen, det, err}
 	})
 }
 
 // cur returns the loaded detail when it is the selected message's.
-func (m *Model) cur() *Detail {
+func (m *Model) cur() *session.Detail {
 	if m.detail != nil && m.detail.Cmd == m.sel.Cmd && m.detail.Msg == m.sel.Msg {
 		return m.detail
 	}

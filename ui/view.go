@@ -10,9 +10,9 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
-	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -130,7 +130,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		c := &ix.Commands[r.cmd]
 		return views.TimelineRow{
 			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
-			Err: c.Err != "", Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: c.Sev,
+			Err: c.Err != "", Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
 		}
 	case views.RowMessage:
 		msg := &ix.Commands[r.cmd].Msgs[r.msg]
@@ -139,7 +139,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 			row.Expandable = len(msg.PE.Updates) > 0
 			row.Expanded = m.expanded(expKey{r.cmd, r.msg})
 			row.Err = msg.PE.Err != ""
-			row.Sev = msg.PE.Sev
+			row.Sev = views.Severity(msg.PE.Sev)
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
 		}
 		return row
@@ -147,7 +147,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		u := ix.Update(int(r.cmd), int(r.msg), int(r.upd))
 		return views.TimelineRow{
 			Kind: views.RowUpdate, Index: int(u.Entity), Name: u.Class, Op: u.Op.String(),
-			Fields: u.Fields, Bits: u.Bits(), Err: u.Err != "", Sev: u.Sev,
+			Fields: u.Fields, Bits: u.Bits(), Err: u.Err != "", Sev: views.Severity(u.Sev),
 		}
 	case views.RowError:
 		e := ix.Err
@@ -162,9 +162,9 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 func (m *Model) fieldsEmpty() string {
 	s := m.sel
 	switch {
-	case s.Cmd == -2 && m.ix.Err != nil:
+	case s.IsEnd() && m.ix.Err != nil:
 		return "decoding stopped here: see the inspector"
-	case s.Cmd == -2:
+	case s.IsEnd():
 		return m.ix.EndNote
 	case s.Cmd < 0:
 		return "n steps to the first entity update"
@@ -215,7 +215,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			})
 		}
 		title = fmt.Sprintf("Fields · entity #%d %s %s · %d fields", u.Index, u.Class, u.Op, u.NumFields)
-		if n := countAnomalous(&d.Report, u.FirstField, u.NumFields); n > 0 {
+		if n := d.Report.Anomalous(u.FirstField, u.NumFields); n > 0 {
 			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
 				title += more
 			}
@@ -232,16 +232,6 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 }
 
 // countAnomalous counts the fields in [first, first+n) with any anomaly.
-func countAnomalous(rep *diagnose.Report, first, n int) int {
-	c := 0
-	for i := first; i < first+n && i < len(rep.Anomalies); i++ {
-		if len(rep.Anomalies[i]) > 0 {
-			c++
-		}
-	}
-	return c
-}
-
 func (m *Model) bitsPane(w, h int) (string, string) {
 	sh, ok := m.shown()
 	if !ok {
@@ -272,7 +262,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	title := "Inspector"
 	d := m.cur()
 	switch {
-	case m.sel.Cmd == -2 && m.ix.Err != nil:
+	case m.sel.IsEnd() && m.ix.Err != nil:
 		e := m.ix.Err
 		secs = []views.InspectorSection{{Title: "Decoding stopped", Lines: []views.InspectorLine{
 			{Label: "byte", Text: fmt.Sprint(e.Offset)},
@@ -301,8 +291,8 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 					{Text: "This decode has no such update: it stopped or went astray earlier.", Style: views.LineDim}}})
 			case sh.field >= 0 && sh.field < sh.rec.Updates[sh.upd].NumFields:
 				in := ExplainInput{Rec: sh.rec, Data: sh.data, Update: sh.upd, Field: sh.field, Report: sh.rep}
-				if f := &sh.rec.UpdateFields(sh.upd)[sh.field]; sh.whatIf && wi.w.Decoder != nil && f.Decoder == wi.w.Decoder {
-					in.Override = wi.label
+				if f := &sh.rec.UpdateFields(sh.upd)[sh.field]; sh.whatIf && wi.Change.Decoder != nil && f.Decoder == wi.Change.Decoder {
+					in.Override = wi.Label
 				}
 				out = append(out, Explain(in)...)
 			case wi != nil && m.sel.Field >= 0:
@@ -332,7 +322,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 		if wi != nil {
 			title = "Inspector · " + wi.sideName() + strings.TrimPrefix(title, "Inspector")
 		}
-	case m.sel.Cmd == -2:
+	case m.sel.IsEnd():
 		secs = []views.InspectorSection{{Title: "End of file", Lines: []views.InspectorLine{
 			{Label: "note", Text: m.ix.EndNote},
 			{Label: "", Text: "Every command up to here decoded.", Style: views.LineDim},
@@ -344,18 +334,8 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 }
 
 // peAnomalyLines sums up a message's anomalies from the index.
-func (m *Model) peAnomalyLines(pe *PEInfo) []views.InspectorLine {
-	strong, weak := 0, 0
-	for u := range pe.Updates {
-		for fi := range pe.Updates[u].Fields {
-			switch pe.FieldSev(u, fi) {
-			case views.SevStrong:
-				strong++
-			case views.SevWeak:
-				weak++
-			}
-		}
-	}
+func (m *Model) peAnomalyLines(pe *session.PEInfo) []views.InspectorLine {
+	strong, weak := pe.Graded()
 	var l []views.InspectorLine
 	if strong+weak > 0 {
 		st := views.LineWarn
@@ -371,7 +351,7 @@ func (m *Model) peAnomalyLines(pe *PEInfo) []views.InspectorLine {
 		u := &pe.Updates[pe.SuspectUpd]
 		where := fmt.Sprintf("update #%d (entity #%d %s)", pe.SuspectUpd, u.Entity, u.Class)
 		if pe.SuspectField >= 0 {
-			if ids := pe.names[u.names : int(u.names)+u.Fields]; int(pe.SuspectField) < len(ids) {
+			if ids := pe.FieldNames(int(pe.SuspectUpd)); int(pe.SuspectField) < len(ids) {
 				where = m.ix.Names[ids[pe.SuspectField]] + " in " + where
 			}
 		}
@@ -517,10 +497,10 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 // location spells the selection for the status line.
 func (m *Model) location() string {
 	s := m.sel
-	if s.Cmd == -2 && m.ix.Err != nil {
+	if s.IsEnd() && m.ix.Err != nil {
 		return "where decoding stopped"
 	}
-	if s.Cmd == -2 {
+	if s.IsEnd() {
 		return "end of file"
 	}
 	c := m.ix.Cmd(s.Cmd)

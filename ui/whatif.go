@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -11,10 +10,9 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -27,7 +25,7 @@ import (
 type pickItem struct {
 	views.PickerItem
 	dec    *decoder.Decoder // read the field (or its type) with this decoder
-	edit   *entity.WhatIf   // or edit the entity data's bits
+	edit   *session.Change  // or edit the entity data's bits
 	search bool             // or let diagnose search for the fix
 }
 
@@ -53,127 +51,20 @@ const (
 	scopeType               // every field of the same type
 )
 
-// whatIf is a finished what-if decode of one message.
+// whatIf is a finished what-if on screen: the decode and which side the
+// panes show.
 type whatIf struct {
-	cmd, msg int // the message (positions in the index)
-	w        entity.WhatIf
-	label    string // what was changed, in words
-	fix      string // for a search: the engine's explanation
-	note     string // how the request had to be adapted, if it was
-
-	orig     *provenance.Message
-	origRep  diagnose.Report
-	origData []byte
-	rec      *provenance.Message
-	rep      diagnose.Report
-	res      entity.Result
-	data     []byte  // the entity data the what-if decoded (edited for a bit edit)
-	matched  int     // fields the decoder override applied to
-	detail   *Detail // the what-if decode as the entity and schema panes show it
-
+	*session.WhatIf
 	showOrig bool // x: the panes show the original decode
-}
-
-// whatIfRequest is what to run.
-type whatIfRequest struct {
-	w      entity.WhatIf
-	label  string
-	search bool
 }
 
 type whatIfMsg struct {
 	gen uint64
-	wi  *whatIf
+	wi  *session.WhatIf
 	err error
 }
 
-// caseCache keeps the captured message of the last what-if, so trying
-// another decoder on it is a single re-decode. Commands run on other
-// goroutines: the mutex serialises them (a Try snapshots the shared table).
-type caseCache struct {
-	aliases schema.Aliases
-	mu      sync.Mutex
-	key     [2]int
-	c       *diagnose.Case
-}
-
-func (cc *caseCache) run(data []byte, cmd, msg int, loc replay.Location, req whatIfRequest) (*whatIf, error) {
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	if cc.c == nil || cc.key != [2]int{cmd, msg} {
-		c, err := diagnose.CaptureAtWith(data, loc, cc.aliases)
-		if err != nil {
-			return nil, err
-		}
-		cc.c, cc.key = c, [2]int{cmd, msg}
-	}
-	c := cc.c
-	wi := &whatIf{cmd: cmd, msg: msg, w: req.w, label: req.label, orig: c.Record, origRep: c.Report, origData: c.Msg.EntityData}
-	if req.search {
-		fix, err := c.Locate()
-		if err != nil {
-			return nil, err
-		}
-		wi.w, wi.fix, wi.label = fix.WhatIf, fix.Explain, "search: "+fix.Explain
-	}
-	var after *entity.Table
-	wi.res, wi.rec, wi.rep, after = c.TryTable(wi.w)
-	if w := wi.w; w.Decoder != nil && w.Occurrence >= 0 && w.Occurrence < len(c.Record.Fields) && !landed(wi.rec, w) {
-		// The table numbers every field it decodes in the message, the
-		// instance baselines of classes first created in it included, so
-		// in such a message an occurrence can miss the record's field.
-		// Every read of the schema field is the closest hypothesis.
-		if sf := c.Record.Fields[w.Occurrence].Schema; sf != nil {
-			wi.w = entity.WhatIf{Occurrence: -1, Field: sf, Decoder: w.Decoder}
-			wi.res, wi.rec, wi.rep, after = c.TryTable(wi.w)
-			wi.note = fmt.Sprintf("this message decodes instance baselines, which the what-if's field count includes, so one read cannot be singled out: applied to every %s read", sf.Name)
-			wi.label += " (every read)"
-		}
-	}
-	wi.data = wi.w.Edit(c.Msg.EntityData)
-	wi.detail = &Detail{Cmd: cmd, Msg: msg, Rec: wi.rec, Data: wi.data, Report: wi.rep, Snaps: snapsAfter(wi.rec, after)}
-	if wi.w.Decoder != nil {
-		for i := range wi.rec.Fields {
-			if wi.rec.Fields[i].Decoder == wi.w.Decoder {
-				wi.matched++
-			}
-		}
-	}
-	return wi, nil
-}
-
-// landed reports whether a one-read decoder override reached the field
-// it names: the record's field at that position was read with it.
-func landed(rec *provenance.Message, w entity.WhatIf) bool {
-	return w.Occurrence < len(rec.Fields) && rec.Fields[w.Occurrence].Decoder == w.Decoder
-}
-
-// aligns reports whether the what-if decode consumed the data exactly.
-func (wi *whatIf) aligns() bool { return !wi.res.Misaligned && wi.res.Err == nil && wi.rec.Err == "" }
-
 // --- the picker ------------------------------------------------------------
-
-// preview decodes the field's bits with another decoder: how many bits it
-// reads and the value.
-func preview(data []byte, at uint, d *decoder.Decoder) string {
-	var r bitio.Reader
-	r.Reset(data)
-	r.Seek(at)
-	v := d.Decode(&r)
-	if r.Overflowed() {
-		return "reads past the end of the data"
-	}
-	s := v.String()
-	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
-	}
-	n := r.Pos() - at
-	unit := "bits"
-	if n == 1 {
-		unit = "bit"
-	}
-	return fmt.Sprintf("%d %s → %s", n, unit, s)
-}
 
 // decoderLabel describes a decoder compactly: as Describe, without the
 // schema's side of a quantized float.
@@ -191,101 +82,13 @@ func decoderLabel(d *decoder.Decoder) string {
 	return d.Describe()
 }
 
-// baseType is the type name "every field of this type" matches, as
-// entity.WhatIf.Type does: the element type of a variable array.
-func baseType(f *provenance.Field) string {
-	s := f.Schema
-	if s == nil {
-		return ""
-	}
-	if s.Model == schema.VariableArray && s.Type.Generic != nil && f.Decoder == s.Elem {
-		return s.Type.Generic.Base
-	}
-	return s.Type.Base
-}
-
-// quantVariants are the field's quantized float with other bit counts and
-// without its flags: the same range, the schema read differently.
-func quantVariants(q *decoder.Quantized, s *schema.Field) []*decoder.Decoder {
-	low, lowSet, high, highSet := q.SchemaLow, true, q.SchemaHigh, true
-	flags := q.SchemaFlags
-	if s != nil {
-		low, lowSet, high, highSet = s.Low, s.LowSet, s.High, s.HighSet
-	}
-	var out []*decoder.Decoder
-	add := func(bits, flags int32) {
-		nq, err := decoder.NewQuantized(bits, flags, low, lowSet, high, highSet)
-		if err == nil {
-			out = append(out, &decoder.Decoder{Family: decoder.FamQuantized, Q: &nq})
-		}
-	}
-	for _, d := range []int32{-2, -1, 1, 2} {
-		add(q.SchemaBits+d, flags)
-	}
-	if flags != 0 {
-		add(q.SchemaBits, 0)
-	}
-	return out
-}
-
-// familyVariants are decoders of the field's own family (or a close one)
-// with other parameters.
-func familyVariants(f *provenance.Field) []*decoder.Decoder {
-	d := f.Decoder
-	if d == nil {
-		return nil
-	}
-	var out []*decoder.Decoder
-	switch d.Family {
-	case decoder.FamQuantized:
-		if d.Q != nil {
-			out = quantVariants(d.Q, f.Schema)
-		}
-	case decoder.FamVector:
-		if d.Elem != nil && d.Elem.Family == decoder.FamQuantized && d.Elem.Q != nil {
-			for _, e := range quantVariants(d.Elem.Q, f.Schema) {
-				out = append(out, &decoder.Decoder{Family: decoder.FamVector, Components: d.Components, Elem: e})
-			}
-		}
-		for _, n := range []uint8{2, 3, 4} {
-			if n != d.Components && d.Elem != nil {
-				out = append(out, &decoder.Decoder{Family: decoder.FamVector, Components: n, Elem: d.Elem})
-			}
-		}
-		if d.Elem != nil && d.Elem.Family != decoder.FamCoord {
-			out = append(out, &decoder.Decoder{Family: decoder.FamVector, Components: d.Components, Elem: &decoder.Decoder{Family: decoder.FamCoord}})
-		}
-	case decoder.FamQAngleBits, decoder.FamQAnglePitchYaw:
-		for _, b := range []int{-2, -1, 1, 2} {
-			if n := int(d.Bits) + b; n >= 1 && n <= 32 {
-				out = append(out, &decoder.Decoder{Family: d.Family, Bits: uint8(n)})
-			}
-		}
-		out = append(out, &decoder.Decoder{Family: decoder.FamQAnglePrecise})
-	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamUnsigned64, decoder.FamSigned, decoder.FamSigned64,
-		decoder.FamUnsignedMinusOne, decoder.FamHandle:
-		for _, fam := range []decoder.Family{decoder.FamSigned, decoder.FamSigned64, decoder.FamUnsignedMinusOne, decoder.FamHandle} {
-			out = append(out, &decoder.Decoder{Family: fam})
-		}
-	case decoder.FamNoScale, decoder.FamCoord, decoder.FamSimTime, decoder.FamRuneTime:
-		if s := f.Schema; s != nil && s.BitCountSet && s.BitCount > 0 && s.BitCount < 32 {
-			if q, err := decoder.NewQuantized(s.BitCount, s.EncodeFlags, s.Low, s.LowSet, s.High, s.HighSet); err == nil {
-				out = append(out, &decoder.Decoder{Family: decoder.FamQuantized, Q: &q})
-			}
-		}
-	case decoder.FamString:
-		out = append(out, &decoder.Decoder{Family: decoder.FamBinaryBlock})
-	}
-	return out
-}
-
 // newPicker lists the choices for field fi of update u of a decoded message.
-func newPicker(d *Detail, u, fi int) *picker {
+func newPicker(d *session.Detail, u, fi int) *picker {
 	up := &d.Rec.Updates[u]
 	f := &d.Rec.Fields[up.FirstField+fi]
 	p := &picker{
 		cmd: d.Cmd, msg: d.Msg, upd: u, field: fi, occ: up.FirstField + fi,
-		name: f.Name, typ: baseType(f), schema: f.Schema, entity: fmt.Sprintf("#%d %s", up.Index, up.Class),
+		name: f.Name, typ: session.BaseType(f), schema: f.Schema, entity: fmt.Sprintf("#%d %s", up.Index, up.Class),
 	}
 	cur := ""
 	if f.Decoder != nil {
@@ -300,7 +103,7 @@ func newPicker(d *Detail, u, fi int) *picker {
 		}
 		seen[desc] = true
 		p.items = append(p.items, pickItem{PickerItem: views.PickerItem{
-			Label: desc, Detail: preview(d.Data, f.Start, dec), Current: desc == cur,
+			Label: desc, Detail: session.Preview(d.Data, f.Start, dec), Current: desc == cur,
 		}, dec: dec})
 	}
 	header := func(s string) {
@@ -314,7 +117,7 @@ func newPicker(d *Detail, u, fi int) *picker {
 	for _, dec := range diagnose.Candidates {
 		addDec(dec)
 	}
-	if vs := familyVariants(f); len(vs) > 0 {
+	if vs := diagnose.FamilyVariants(f); len(vs) > 0 {
 		n := len(p.items)
 		header("Same family, other parameters")
 		for _, dec := range vs {
@@ -325,15 +128,15 @@ func newPicker(d *Detail, u, fi int) *picker {
 		}
 	}
 	header("Bit edits (the data, not the decoder)")
-	edit := func(label string, w entity.WhatIf) {
+	edit := func(label string, w session.Change) {
 		w.Occurrence = -1
 		p.items = append(p.items, pickItem{PickerItem: views.PickerItem{Label: label, Detail: "at " + bitio.Offset(w.Bit)}, edit: &w})
 	}
-	edit("insert a 0 bit before the value", entity.WhatIf{Bit: f.Start, Insert: 1})
-	edit("insert a 1 bit before the value", entity.WhatIf{Bit: f.Start, Insert: 1, InsertValue: 1})
-	edit("drop the value's first bit", entity.WhatIf{Bit: f.Start, Skip: 1})
-	edit("insert a 0 bit before the field-path op", entity.WhatIf{Bit: f.Op.Start, Insert: 1})
-	edit("drop the field-path op's first bit", entity.WhatIf{Bit: f.Op.Start, Skip: 1})
+	edit("insert a 0 bit before the value", session.Change{Bit: f.Start, Insert: 1})
+	edit("insert a 1 bit before the value", session.Change{Bit: f.Start, Insert: 1, InsertValue: 1})
+	edit("drop the value's first bit", session.Change{Bit: f.Start, Skip: 1})
+	edit("insert a 0 bit before the field-path op", session.Change{Bit: f.Op.Start, Insert: 1})
+	edit("drop the field-path op's first bit", session.Change{Bit: f.Op.Start, Skip: 1})
 	if d.Report.End != nil {
 		header("Search")
 		p.items = append(p.items, pickItem{PickerItem: views.PickerItem{
@@ -372,18 +175,18 @@ func (p *picker) move(delta int) {
 }
 
 // request turns the chosen item into a what-if.
-func (p *picker) request() whatIfRequest {
+func (p *picker) request() session.Request {
 	it := p.items[p.cursor]
 	switch {
 	case it.search:
-		return whatIfRequest{search: true, label: "search"}
+		return session.Request{Search: true, Label: "search"}
 	case it.edit != nil:
-		return whatIfRequest{w: *it.edit, label: fmt.Sprintf("%s of %s (%s)", it.Label, p.name, bitio.Offset(it.edit.Bit))}
+		return session.Request{Change: *it.edit, Label: fmt.Sprintf("%s of %s (%s)", it.Label, p.name, bitio.Offset(it.edit.Bit))}
 	}
 	// A decoder of its own: the record tells where the override landed by
 	// pointer, and the decoder in use (or a candidate) is shared.
 	dec := *it.dec
-	w := entity.WhatIf{Decoder: &dec, Occurrence: p.occ}
+	w := session.Change{Decoder: &dec, Occurrence: p.occ}
 	label := fmt.Sprintf("%s read as %s", p.name, it.Label)
 	switch p.scope {
 	case scopeField:
@@ -393,7 +196,7 @@ func (p *picker) request() whatIfRequest {
 		w.Occurrence, w.Type = -1, p.typ
 		label = fmt.Sprintf("every %s field read as %s", p.typ, it.Label)
 	}
-	return whatIfRequest{w: w, label: label}
+	return session.Request{Change: w, Label: label}
 }
 
 // scopes lists the scopes the field allows, in the order s cycles.
@@ -501,18 +304,18 @@ func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // --- running and leaving ---------------------------------------------------
 
 // startWhatIf runs a what-if on message msg of command cmd in a command.
-func (m *Model) startWhatIf(cmd, msg int, req whatIfRequest) tea.Cmd {
-	c, mm := m.ix.Cmd(cmd), m.ix.Msg(cmd, msg)
-	if c == nil || mm == nil {
+func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
+	at := session.Ref{Cmd: cmd, Msg: msg, Upd: -1, Field: -1}
+	loc, ok := m.ix.Location(at)
+	if !ok {
 		return nil
 	}
-	loc := replay.Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick, Message: mm.Index, MsgType: mm.Type}
 	m.wiGen++
 	gen, cc, data := m.wiGen, m.cases, m.data
 	m.wiPending = true
-	m.setNote("running the what-if: "+req.label+"…", false)
+	m.setNote("running the what-if: "+req.Label+"…", false)
 	return safe(func() tea.Msg {
-		wi, err := cc.run(data, cmd, msg, loc, req)
+		wi, err := cc.Run(data, at, loc, req)
 		return whatIfMsg{gen, wi, err}
 	})
 }
@@ -526,48 +329,27 @@ func (m *Model) onWhatIf(msg whatIfMsg) {
 		m.setNote("what-if: "+msg.err.Error(), true)
 		return
 	}
-	wi := msg.wi
-	if m.sel.Cmd != wi.cmd || m.sel.Msg != wi.msg {
+	wi := &whatIf{WhatIf: msg.wi}
+	if m.sel.Cmd != wi.Cmd || m.sel.Msg != wi.Msg {
 		return // the selection moved on meanwhile
 	}
 	m.wi = wi
-	m.wiRowKey = [4]int{-1}
+	m.wiRowKey = session.None
 	m.setNote(wi.outcome(), false)
 }
 
 // outcome sums a what-if up in one line.
 func (wi *whatIf) outcome() string {
 	s := "what-if: "
-	if wi.aligns() {
+	if wi.Aligns() {
 		s += "the message aligns"
 	} else {
 		s += "still misaligned"
 	}
-	now, _ := strength(&wi.rep)
-	was, _ := strength(&wi.origRep)
+	now, _ := wi.Rep.Strength()
+	was, _ := wi.OrigRep.Strength()
 	s += fmt.Sprintf(" · %d strong anomalies (were %d) · x original/what-if · esc leaves", now, was)
 	return s
-}
-
-// strength counts a report's anomalies at or above diagnose.Threshold
-// (the message-level one included) and below it.
-func strength(rep *diagnose.Report) (strong, weak int) {
-	count := func(a diagnose.Anomaly) {
-		if a.Score >= diagnose.Threshold {
-			strong++
-		} else {
-			weak++
-		}
-	}
-	for _, as := range rep.Anomalies {
-		for _, a := range as {
-			count(a)
-		}
-	}
-	if rep.End != nil {
-		count(*rep.End)
-	}
-	return strong, weak
 }
 
 func (m *Model) leaveWhatIf() {
@@ -577,7 +359,7 @@ func (m *Model) leaveWhatIf() {
 
 // wiHere returns the what-if when it is the selected message's.
 func (m *Model) wiHere() *whatIf {
-	if m.wi != nil && m.wi.cmd == m.sel.Cmd && m.wi.msg == m.sel.Msg {
+	if m.wi != nil && m.wi.Cmd == m.sel.Cmd && m.wi.Msg == m.sel.Msg {
 		return m.wi
 	}
 	return nil
@@ -585,75 +367,22 @@ func (m *Model) wiHere() *whatIf {
 
 // --- the diff ----------------------------------------------------------------
 
-// diffPair matches a field of the original decode (o) with the same field
-// of the what-if decode (w), by path, in order; -1 when one side lacks it.
-type diffPair struct{ o, w int }
-
-func pairFields(o, w []provenance.Field) []diffPair {
-	in := func(f *provenance.Field, fs []provenance.Field) bool {
-		for i := range fs {
-			if fs[i].Path == f.Path {
-				return true
-			}
-		}
-		return false
-	}
-	var out []diffPair
-	i, j := 0, 0
-	for i < len(o) || j < len(w) {
-		switch {
-		case i < len(o) && j < len(w) && o[i].Path == w[j].Path:
-			out = append(out, diffPair{i, j})
-			i, j = i+1, j+1
-		case j < len(w) && (i >= len(o) || !in(&w[j], o[i:])):
-			out = append(out, diffPair{-1, j})
-			j++
-		default:
-			out = append(out, diffPair{i, -1})
-			i++
-		}
-	}
-	return out
-}
-
-// wiUpdate is the what-if's decode of original update u: the update at
-// the same position when it is the same entity.
-func (wi *whatIf) wiUpdate(u int) int {
-	if u < 0 || u >= len(wi.rec.Updates) || u >= len(wi.orig.Updates) || wi.rec.Updates[u].Index != wi.orig.Updates[u].Index {
-		return -1
-	}
-	return u
-}
-
-func (wi *whatIf) pairs(u int) []diffPair {
-	var o, w []provenance.Field
-	if u >= 0 && u < len(wi.orig.Updates) {
-		o = wi.orig.UpdateFields(u)
-	}
-	if wu := wi.wiUpdate(u); wu >= 0 {
-		w = wi.rec.UpdateFields(wu)
-	}
-	return pairFields(o, w)
-}
-
 // diffRows draws the pairs of update u for views.DiffTable.
-func (wi *whatIf) diffRows(u int, pairs []diffPair) []views.DiffRow {
+func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 	rows := make([]views.DiffRow, len(pairs))
-	wu := wi.wiUpdate(u)
+	wu := wi.UpdateOf(u)
 	for i, p := range pairs {
 		r := &rows[i]
-		var of, wf *provenance.Field
-		if p.o >= 0 {
-			of = &wi.orig.Fields[wi.orig.Updates[u].FirstField+p.o]
+		of, wf := wi.Fields(u, p)
+		if of != nil {
 			r.Orig = of.Value.String()
-			r.OrigSev = severity(fieldAnomalies(&wi.origRep, wi.orig.Updates[u].FirstField, p.o))
+			r.OrigSev = severity(wi.OrigRep.FieldAnomalies(wi.Orig.Updates[u].FirstField, p.O))
 		} else {
 			r.NoOrig = true
 		}
-		if p.w >= 0 {
-			wf = &wi.rec.Fields[wi.rec.Updates[wu].FirstField+p.w]
+		if wf != nil {
 			r.WhatIf = wf.Value.String()
-			r.WhatIfSev = severity(fieldAnomalies(&wi.rep, wi.rec.Updates[wu].FirstField, p.w))
+			r.WhatIfSev = severity(wi.Rep.FieldAnomalies(wi.Rec.Updates[wu].FirstField, p.W))
 		} else {
 			r.NoWhatIf = true
 		}
@@ -675,15 +404,15 @@ func (wi *whatIf) diffRows(u int, pairs []diffPair) []views.DiffRow {
 
 // wiRow is the selected diff row: it follows the selected original field
 // until the user moves within the diff.
-func (m *Model) wiRow(wi *whatIf) (int, []diffPair) {
-	key := [4]int{m.sel.Cmd, m.sel.Msg, m.sel.Upd, m.sel.Field}
+func (m *Model) wiRow(wi *whatIf) (int, []session.Pair) {
+	key := m.sel
 	if m.wiPairsFor != wi || m.wiPairsUpd != m.sel.Upd {
-		m.wiPairsFor, m.wiPairsUpd, m.wiPairs = wi, m.sel.Upd, wi.pairs(m.sel.Upd)
+		m.wiPairsFor, m.wiPairsUpd, m.wiPairs = wi, m.sel.Upd, wi.Pairs(m.sel.Upd)
 	}
 	if key != m.wiRowKey {
 		m.wiRowKey, m.wiRowSel = key, -1
 		for i, p := range m.wiPairs {
-			if p.o == m.sel.Field && p.o >= 0 {
+			if p.O == m.sel.Field && p.O >= 0 {
 				m.wiRowSel = i
 				break
 			}
@@ -703,10 +432,10 @@ func (m *Model) moveDiffRow(wi *whatIf, delta int) {
 		return
 	}
 	row = clamp(row+delta, 0, len(pairs)-1)
-	if p := pairs[row]; p.o >= 0 {
-		m.sel.Field = p.o
+	if p := pairs[row]; p.O >= 0 {
+		m.sel.Field = p.O
 	}
-	m.wiRowKey, m.wiRowSel = [4]int{m.sel.Cmd, m.sel.Msg, m.sel.Upd, m.sel.Field}, row
+	m.wiRowKey, m.wiRowSel = m.sel, row
 	m.inspScroll = 0
 }
 
@@ -733,14 +462,14 @@ func (m *Model) shown() (shownMsg, bool) {
 	row, pairs := m.wiRow(wi)
 	s := shownMsg{upd: -1, field: -1}
 	if wi.showOrig {
-		s.rec, s.data, s.rep, s.upd = wi.orig, wi.origData, &wi.origRep, m.sel.Upd
+		s.rec, s.data, s.rep, s.upd = wi.Orig, wi.OrigData, &wi.OrigRep, m.sel.Upd
 		if row >= 0 && row < len(pairs) {
-			s.field = pairs[row].o
+			s.field = pairs[row].O
 		}
 	} else {
-		s.rec, s.data, s.rep, s.upd, s.whatIf = wi.rec, wi.data, &wi.rep, wi.wiUpdate(m.sel.Upd), true
+		s.rec, s.data, s.rep, s.upd, s.whatIf = wi.Rec, wi.Data, &wi.Rep, wi.UpdateOf(m.sel.Upd), true
 		if row >= 0 && row < len(pairs) {
-			s.field = pairs[row].w
+			s.field = pairs[row].W
 		}
 	}
 	if s.upd < 0 || s.upd >= len(s.rec.Updates) {
@@ -752,65 +481,54 @@ func (m *Model) shown() (shownMsg, bool) {
 // paneDetail is the decode the entity and schema panes show, and the update
 // and field selected in it: while a what-if of this message is on screen,
 // the side it shows (x toggles), with the field of the diff row selected.
-func (m *Model) paneDetail() (d *Detail, upd, field int, whatIf bool) {
+func (m *Model) paneDetail() (d *session.Detail, upd, field int, whatIf bool) {
 	d = m.cur()
 	wi := m.wiHere()
 	if d == nil || wi == nil {
 		return d, m.sel.Upd, m.sel.Field, false
 	}
 	sh, _ := m.shown()
-	if wi.showOrig || wi.detail == nil {
+	if wi.showOrig || wi.Detail == nil {
 		return d, sh.upd, sh.field, false
 	}
-	return wi.detail, sh.upd, sh.field, true
+	return wi.Detail, sh.upd, sh.field, true
 }
 
 // whatIfSection sums the what-if up for the inspector.
-func (wi *whatIf) section(u int, pairs []diffPair) views.InspectorSection {
-	l := []views.InspectorLine{{Label: "change", Text: wi.label, Style: views.LineMath}}
-	if wi.note != "" {
-		l = append(l, views.InspectorLine{Label: "note", Text: wi.note, Style: views.LineWarn})
+func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
+	l := []views.InspectorLine{{Label: "change", Text: wi.Label, Style: views.LineMath}}
+	if wi.Note != "" {
+		l = append(l, views.InspectorLine{Label: "note", Text: wi.Note, Style: views.LineWarn})
 	}
-	if wi.w.Decoder != nil {
-		l = append(l, views.InspectorLine{Label: "applied", Text: fmt.Sprintf("to %d field(s) of the message", wi.matched)})
+	if wi.Change.Decoder != nil {
+		l = append(l, views.InspectorLine{Label: "applied", Text: fmt.Sprintf("to %d field(s) of the message", wi.Matched)})
 	}
-	if wi.aligns() {
-		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", bitio.Offset(wi.res.EndBit), bitio.Offset(wi.res.DataBits))})
+	if wi.Aligns() {
+		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", bitio.Offset(wi.Res.EndBit), bitio.Offset(wi.Res.DataBits))})
 	} else {
-		why := wi.rec.Err
-		if why == "" && wi.res.Err != nil {
-			why = wi.res.Err.Error()
+		why := wi.Rec.Err
+		if why == "" && wi.Res.Err != nil {
+			why = wi.Res.Err.Error()
 		}
 		l = append(l, views.InspectorLine{Label: "result", Text: "still misaligned: " + why, Style: views.LineError})
 	}
 	was := "aligned"
 	switch {
-	case wi.origRep.Misaligned && wi.origRep.End != nil:
-		was = "misaligned: " + string(wi.origRep.End.Rule)
-	case wi.origRep.Misaligned:
-		was = "misaligned: " + wi.orig.Err
+	case wi.OrigRep.Misaligned && wi.OrigRep.End != nil:
+		was = "misaligned: " + string(wi.OrigRep.End.Rule)
+	case wi.OrigRep.Misaligned:
+		was = "misaligned: " + wi.Orig.Err
 	}
 	l = append(l, views.InspectorLine{Label: "was", Text: was, Style: views.LineDim})
-	ns, nw := strength(&wi.rep)
-	os, ow := strength(&wi.origRep)
+	ns, nw := wi.Rep.Strength()
+	os, ow := wi.OrigRep.Strength()
 	st := views.LinePlain
 	if ns > 0 {
 		st = views.LineWarn
 	}
 	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak remain (were %d strong, %d weak)", ns, nw, os, ow), Style: st})
-	changed := 0
-	for _, p := range pairs {
-		if p.o < 0 || p.w < 0 {
-			changed++
-			continue
-		}
-		of := &wi.orig.Fields[wi.orig.Updates[u].FirstField+p.o]
-		wf := &wi.rec.Fields[wi.rec.Updates[wi.wiUpdate(u)].FirstField+p.w]
-		if !of.Value.Equal(wf.Value) {
-			changed++
-		}
-	}
-	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %d fields of this update changed; updates %d (were %d)", changed, len(pairs), len(wi.rec.Updates), len(wi.orig.Updates))})
+	changed := wi.Changed(u, pairs)
+	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %d fields of this update changed; updates %d (were %d)", changed, len(pairs), len(wi.Rec.Updates), len(wi.Orig.Updates))})
 	side := "the what-if decode · x shows the original · esc leaves"
 	if wi.showOrig {
 		side = "the original decode · x shows the what-if · esc leaves"

@@ -9,6 +9,7 @@ import (
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/internal/brokendemo"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -148,14 +149,14 @@ func TestScreenWhatIf(t *testing.T) {
 		if wi == nil {
 			t.Fatalf("no what-if: %s", hs.m.note)
 		}
-		if !wi.aligns() || wi.rep.Count != 0 || wi.origRep.Count == 0 {
-			t.Fatalf("aligns %v, anomalies %d (were %d)", wi.aligns(), wi.rep.Count, wi.origRep.Count)
+		if !wi.Aligns() || wi.Rep.Count != 0 || wi.OrigRep.Count == 0 {
+			t.Fatalf("aligns %v, anomalies %d (were %d)", wi.Aligns(), wi.Rep.Count, wi.OrigRep.Count)
 		}
-		if wi.w.Decoder == nil || wi.w.Decoder.Family != decoder.FamNoScale || wi.matched != 1 {
-			t.Fatalf("what-if %+v applied to %d fields", wi.w, wi.matched)
+		if wi.Change.Decoder == nil || wi.Change.Decoder.Family != decoder.FamNoScale || wi.Matched != 1 {
+			t.Fatalf("what-if %+v applied to %d fields", wi.Change, wi.Matched)
 		}
 		got := map[string]string{}
-		for _, f := range wi.rec.Fields {
+		for _, f := range wi.Rec.Fields {
 			got[f.Name] = f.Value.String()
 		}
 		if got[brokendemo.Speed] != "69.1875" || got["m_szName"] != `"axe"` {
@@ -257,11 +258,11 @@ func TestWhatIfEveryFieldOfType(t *testing.T) {
 	pick(t, hs, "raw 32-bit float")
 	hs.keys("enter")
 	wi := hs.m.wiHere()
-	if wi == nil || wi.w.Type != "float32" || wi.w.Occurrence != -1 {
+	if wi == nil || wi.Change.Type != "float32" || wi.Change.Occurrence != -1 {
 		t.Fatalf("what-if %+v", wi)
 	}
-	if wi.matched != 2 || !wi.aligns() {
-		t.Fatalf("matched %d fields (want m_flSpeed and m_flMana), aligns %v", wi.matched, wi.aligns())
+	if wi.Matched != 2 || !wi.Aligns() {
+		t.Fatalf("matched %d fields (want m_flSpeed and m_flMana), aligns %v", wi.Matched, wi.Aligns())
 	}
 }
 
@@ -274,8 +275,8 @@ func TestWhatIfSearch(t *testing.T) {
 	if wi == nil {
 		t.Fatalf("no what-if: %s", hs.m.note)
 	}
-	if !wi.aligns() || wi.w.Decoder == nil || wi.w.Decoder.Family != decoder.FamNoScale || !strings.Contains(wi.fix, "aligns the message") {
-		t.Fatalf("search found %+v (%s)", wi.w, wi.fix)
+	if !wi.Aligns() || wi.Change.Decoder == nil || wi.Change.Decoder.Family != decoder.FamNoScale || !strings.Contains(wi.Fix, "aligns the message") {
+		t.Fatalf("search found %+v (%s)", wi.Change, wi.Fix)
 	}
 	if !strings.Contains(inspectorText(hs), "search: ") {
 		t.Error("inspector does not say the what-if came from the search")
@@ -313,11 +314,11 @@ func TestWhatIfBitEdits(t *testing.T) {
 		if wi == nil {
 			t.Fatalf("%s: no what-if (%s)", label, hs.m.note)
 		}
-		if (wi.w.Insert == 0 && wi.w.Skip == 0) || wi.w.Decoder != nil {
-			t.Fatalf("%s ran %+v", label, wi.w)
+		if (wi.Change.Insert == 0 && wi.Change.Skip == 0) || wi.Change.Decoder != nil {
+			t.Fatalf("%s ran %+v", label, wi.Change)
 		}
-		if label == "insert a 0 bit before the field-path op" && (!wi.aligns() || wi.w.Bit != bit) {
-			t.Errorf("inserting the dropped bit back: aligns %v at %d (%s)", wi.aligns(), wi.w.Bit, wi.rec.Err)
+		if label == "insert a 0 bit before the field-path op" && (!wi.Aligns() || wi.Change.Bit != bit) {
+			t.Errorf("inserting the dropped bit back: aligns %v at %d (%s)", wi.Aligns(), wi.Change.Bit, wi.Rec.Err)
 		}
 		hs.keys("esc")
 	}
@@ -353,7 +354,7 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 	if len(stops) < 3 {
 		t.Fatalf("%d anomaly stops", len(stops))
 	}
-	var seen []Sel
+	var seen []session.Ref
 	for range len(stops) + 1 {
 		before := hs.m.sel
 		hs.keys("a")
@@ -425,13 +426,13 @@ func TestAnomalyKeyOnDota(t *testing.T) {
 	if wi == nil {
 		t.Fatalf("no what-if: %s", hs.m.note)
 	}
-	if wi.w.Field != nil || wi.matched != 1 {
-		t.Fatalf("what-if %+v (note %q) applied to %d fields", wi.w, wi.note, wi.matched)
+	if wi.Change.Field != nil || wi.Matched != 1 {
+		t.Fatalf("what-if %+v (note %q) applied to %d fields", wi.Change, wi.Note, wi.Matched)
 	}
-	if !wi.aligns() || len(wi.rec.Updates) != len(wi.orig.Updates) {
-		t.Fatalf("the same reading misaligned the message: %s", wi.rec.Err)
+	if !wi.Aligns() || len(wi.Rec.Updates) != len(wi.Orig.Updates) {
+		t.Fatalf("the same reading misaligned the message: %s", wi.Rec.Err)
 	}
-	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.pairs(hs.m.sel.Upd)) {
+	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.Pairs(hs.m.sel.Upd)) {
 		if r.Changed {
 			t.Fatalf("%s changed", r.Name)
 		}
@@ -477,10 +478,10 @@ func TestPickerOnRealFields(t *testing.T) {
 	}
 	hs.keys("enter")
 	wi := hs.m.wiHere()
-	if wi == nil || !wi.aligns() || wi.rep.Count != wi.origRep.Count {
+	if wi == nil || !wi.Aligns() || wi.Rep.Count != wi.OrigRep.Count {
 		t.Fatalf("the same decoder changed the decode: %+v", wi)
 	}
-	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.pairs(hs.m.sel.Upd)) {
+	for _, r := range wi.diffRows(hs.m.sel.Upd, wi.Pairs(hs.m.sel.Upd)) {
 		if r.Changed {
 			t.Fatalf("%s changed under its own decoder", r.Name)
 		}

@@ -1,26 +1,13 @@
-// Package ui is dembug's interactive terminal debugger: one Bubble Tea root
-// model that owns the selection (command, message, update, field) and
-// composes the pure rendering functions of package views. Decoding and file
-// work run only inside tea.Cmds, tagged with a generation so stale results
-// are dropped.
-//
-// This file is the data layer: an index pass over the whole file (commands,
-// inner messages, entity-update summaries) and, on demand, a full re-decode
-// of one packet-entities message with its provenance and entity states.
-package ui
+package session
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dembug/dembug/engine/container"
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
@@ -29,7 +16,6 @@ import (
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
-	"github.com/dembug/dembug/views"
 )
 
 // Command is one demo command as the index pass saw it.
@@ -46,7 +32,7 @@ type Command struct {
 	NumUpdates int
 	// Sev is the worst anomaly of its messages' fields; strong as well when
 	// a message misaligned.
-	Sev views.Severity
+	Sev diagnose.Severity
 }
 
 // Message is one inner message of a packet.
@@ -72,9 +58,9 @@ type PEInfo struct {
 
 	// Diagnostics (package diagnose) of the message as the index pass
 	// decoded it.
-	Sev     views.Severity   // the worst anomaly of any field
-	sev     []views.Severity // per field, parallel to names
-	Problem string           // the message-level anomaly (misaligned, bad deletions), if any
+	Sev     diagnose.Severity   // the worst anomaly of any field
+	sev     []diagnose.Severity // per field, parallel to names
+	Problem string              // the message-level anomaly (misaligned, bad deletions), if any
 	// Suspect is the first suspicious field of a message with a problem:
 	// update position and field within the update (-1: the update itself),
 	// or SuspectUpd -1 for none.
@@ -83,11 +69,33 @@ type PEInfo struct {
 }
 
 // FieldSev returns the anomaly severity of field fi of update u.
-func (pe *PEInfo) FieldSev(u, fi int) views.Severity {
+func (pe *PEInfo) FieldSev(u, fi int) diagnose.Severity {
 	if u < 0 || u >= len(pe.Updates) || fi < 0 || fi >= pe.Updates[u].Fields {
-		return views.SevNone
+		return diagnose.SevNone
 	}
 	return pe.sev[int(pe.Updates[u].names)+fi]
+}
+
+// Graded counts the message's fields graded strong and weak.
+func (pe *PEInfo) Graded() (strong, weak int) {
+	for _, s := range pe.sev {
+		switch s {
+		case diagnose.SevStrong:
+			strong++
+		case diagnose.SevWeak:
+			weak++
+		}
+	}
+	return strong, weak
+}
+
+// FieldNames returns the interned field-name ids update u touched.
+func (pe *PEInfo) FieldNames(u int) []int32 {
+	if u < 0 || u >= len(pe.Updates) {
+		return nil
+	}
+	n := pe.Updates[u].names
+	return pe.names[n : int(n)+pe.Updates[u].Fields]
 }
 
 // UpdateInfo summarises one entity update.
@@ -101,7 +109,7 @@ type UpdateInfo struct {
 	End     uint
 	Skipped bool // PVS bits said the update carries no fields
 	Err     string
-	Sev     views.Severity // the worst anomaly of its fields
+	Sev     diagnose.Severity // the worst anomaly of its fields
 	names   int32
 }
 
@@ -111,11 +119,6 @@ func (u *UpdateInfo) Bits() uint {
 		return 0
 	}
 	return u.End - u.Start
-}
-
-// UpdateRef locates one update: command, message and update positions.
-type UpdateRef struct {
-	Cmd, Msg, Upd int32
 }
 
 // AnomalyRef is one stop of the anomaly keys: a field with a strong anomaly
@@ -181,8 +184,7 @@ func (ix *Index) FieldNames(r UpdateRef) []int32 {
 	if m == nil || m.PE == nil {
 		return nil
 	}
-	u := &m.PE.Updates[r.Upd]
-	return m.PE.names[u.names : int(u.names)+u.Fields]
+	return m.PE.FieldNames(int(r.Upd))
 }
 
 // FlatOf returns the position of an update in Updates, or -1.
@@ -194,8 +196,8 @@ func (ix *Index) FlatOf(cmd, msg, upd int) int {
 	return m.PE.First + upd
 }
 
-// append adds an index chunk.
-func (ix *Index) append(ch *indexChunk) {
+// Append adds a chunk of the index pass.
+func (ix *Index) Append(ch *Chunk) {
 	if ch.Game != game.Unknown {
 		ix.Game = ch.Game
 	}
@@ -241,7 +243,7 @@ func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
 		}
 		for fi := range pe.Updates[u].Fields {
 			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
-			if isSuspect || pe.FieldSev(u, fi) == views.SevStrong {
+			if isSuspect || pe.FieldSev(u, fi) == diagnose.SevStrong {
 				out = append(out, AnomalyRef{int32(pe.First + u), int32(fi)})
 			}
 			if isSuspect {
@@ -252,8 +254,8 @@ func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
 	return out
 }
 
-// indexChunk is one step of the index pass.
-type indexChunk struct {
+// Chunk is what one step of the index pass found.
+type Chunk struct {
 	EndNote  string
 	Commands []Command
 	Names    []string
@@ -264,9 +266,9 @@ type indexChunk struct {
 	Done     bool
 }
 
-// indexer runs the index pass in chunks. Only one goroutine uses it at a
+// Indexer runs the index pass in chunks. Only one goroutine uses it at a
 // time: the next chunk is requested after the previous one arrived.
-type indexer struct {
+type Indexer struct {
 	data    []byte
 	aliases schema.Aliases
 	r       *replay.Replay
@@ -281,8 +283,9 @@ type indexer struct {
 	lastIndex int
 }
 
-func newIndexer(data []byte, a schema.Aliases) *indexer {
-	return &indexer{data: data, aliases: a, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
+// NewIndexer starts an index pass over a file's bytes.
+func NewIndexer(data []byte, a schema.Aliases) *Indexer {
+	return &Indexer{data: data, aliases: a, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
 }
 
 // errorAt converts any error into an IndexError.
@@ -298,7 +301,7 @@ func errorAt(err error, fallbackCmd, fallbackOff int) *IndexError {
 	return &IndexError{Command: fallbackCmd, Offset: fallbackOff, Tick: -1, Text: err.Error()}
 }
 
-func (ix *indexer) open() error {
+func (ix *Indexer) open() error {
 	r, err := replay.Open(ix.data)
 	if err != nil {
 		return err
@@ -312,21 +315,21 @@ func (ix *indexer) open() error {
 	return nil
 }
 
-func (ix *indexer) begin(loc replay.Location) *Command {
+func (ix *Indexer) begin(loc replay.Location) *Command {
 	if ix.cur == nil || ix.cur.Index != loc.Command {
 		ix.cur = &Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick}
 	}
 	return ix.cur
 }
 
-func (ix *indexer) inner(loc replay.Location, m *messages.Inner) {
+func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
 	c := ix.begin(loc)
 	c.Msgs = append(c.Msgs, Message{
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
 	})
 }
 
-func (ix *indexer) intern(name string) int32 {
+func (ix *Indexer) intern(name string) int32 {
 	id, ok := ix.names[name]
 	if !ok {
 		id = int32(len(ix.names))
@@ -336,7 +339,7 @@ func (ix *indexer) intern(name string) int32 {
 	return id
 }
 
-func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
 	c := ix.begin(loc)
 	var msg *Message
 	for j := len(c.Msgs) - 1; j >= 0; j-- {
@@ -355,7 +358,7 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	if rec != nil {
 		pe.Updates = make([]UpdateInfo, len(rec.Updates))
 		pe.names = make([]int32, 0, len(rec.Fields))
-		pe.sev = make([]views.Severity, 0, len(rec.Fields))
+		pe.sev = make([]diagnose.Severity, 0, len(rec.Fields))
 		exists := diagnose.LookupIn(ix.r.Entities)
 		for i, u := range rec.Updates {
 			pe.Updates[i] = UpdateInfo{
@@ -368,7 +371,7 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 			for fi := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
 				f := &rec.Fields[u.FirstField+fi]
 				pe.names = append(pe.names, ix.intern(f.Name))
-				sv := severity(diagnose.Field(f, exists))
+				sv := diagnose.Grade(diagnose.Field(f, exists))
 				pe.sev = append(pe.sev, sv)
 				pe.Updates[i].Sev = max(pe.Updates[i].Sev, sv)
 			}
@@ -382,7 +385,7 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 			rep := diagnose.Message(rec, exists)
 			if rep.End != nil {
 				pe.Problem = rep.End.String()
-				pe.Sev = views.SevStrong
+				pe.Sev = diagnose.SevStrong
 			}
 			if s := rep.First; s != nil && s.Update >= 0 && s.Update < len(rec.Updates) {
 				pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy = int32(s.Update), -1, s.Reason
@@ -395,24 +398,24 @@ func (ix *indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	msg.PE = pe
 }
 
-func (ix *indexer) command(c *container.Command) {
+func (ix *Indexer) command(c *container.Command) {
 	cur := ix.begin(replay.Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick})
 	cur.Kind, cur.Tick, cur.Size, cur.Compressed = c.Kind, c.Tick, c.Size, c.Compressed
 	ix.finish(cur)
 }
 
-func (ix *indexer) finish(c *Command) {
+func (ix *Indexer) finish(c *Command) {
 	ix.lastKind, ix.lastIndex = c.Kind, c.Index
 	sort.SliceStable(c.Msgs, func(a, b int) bool { return c.Msgs[a].Index < c.Msgs[b].Index })
 	ix.out = append(ix.out, *c)
 	ix.cur = nil
 }
 
-// step runs the index pass for about budget and returns what it found.
+// Step runs the index pass for about budget and returns what it found.
 // It never panics: a panic inside the engine becomes an error at the
 // command being decoded.
-func (ix *indexer) step(budget time.Duration) (ch *indexChunk) {
-	ch = &indexChunk{}
+func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
+	ch = &Chunk{}
 	defer func() {
 		if p := recover(); p != nil {
 			cmd, off := -1, 0
@@ -459,7 +462,7 @@ func (ix *indexer) step(budget time.Duration) (ch *indexChunk) {
 }
 
 // stop ends the pass, keeping a partly decoded command with its error.
-func (ix *indexer) stop(ch *indexChunk, ie *IndexError) {
+func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
 		ix.cur.Err = ie.Text
 		ix.finish(ix.cur)
@@ -471,7 +474,7 @@ func (ix *indexer) stop(ch *indexChunk, ie *IndexError) {
 	ix.flush(ch)
 }
 
-func (ix *indexer) flush(ch *indexChunk) {
+func (ix *Indexer) flush(ch *Chunk) {
 	ch.Commands, ix.out = ix.out, nil
 	ch.Names, ix.fresh = ix.fresh, nil
 	if ix.r != nil {
@@ -487,222 +490,17 @@ func (ix *indexer) flush(ch *indexChunk) {
 // BuildIndex runs the whole index pass at once (tests, benchmarks).
 func BuildIndex(path string, data []byte) *Index {
 	ix := &Index{Path: path, Size: len(data)}
-	in := newIndexer(data, schema.Aliases{})
+	in := NewIndexer(data, schema.Aliases{})
 	for !ix.Done {
-		ix.append(in.step(time.Hour))
+		ix.Append(in.Step(time.Hour))
 	}
 	return ix
 }
 
-// Detail is one packet-entities message decoded with full provenance, and
-// the states of the entities it touched.
-type Detail struct {
-	Cmd, Msg int // command index and message position (not the inner index)
-	Tick     int32
-	Rec      *provenance.Message
-	Data     []byte // the message's entity data
-	Snaps    []EntitySnap
-	Err      string // the decode could not reach this message
-	// Report is the diagnosis of Rec: anomalies per field, whether the
-	// message misaligned and its first suspicious field.
-	Report diagnose.Report
-}
-
-// EntitySnap is an entity's state after one update (and, derived on
-// demand, before it).
-type EntitySnap struct {
-	Serial uint32
-	Class  string
-	Ser    *schema.Serializer
-	After  *entity.Node
-	before *entity.Node
-}
-
-// snapsAfter copies the state, after the message, of every entity its
-// updates touched.
-func snapsAfter(rec *provenance.Message, t *entity.Table) []EntitySnap {
-	snaps := make([]EntitySnap, len(rec.Updates))
-	for i, u := range rec.Updates {
-		s := &snaps[i]
-		s.Serial, s.Class = u.Serial, u.Class
-		e := t.Entities[u.Index]
-		if e == nil || e.Class == nil {
-			continue
-		}
-		s.Ser = e.Class.Serializer
-		s.After = e.State.Clone()
-	}
-	return snaps
-}
-
-// Before returns the entity state before update u: the state after it with
-// every field the update wrote set back to its previous value.
-func (d *Detail) Before(u int) *entity.Node {
-	if u < 0 || u >= len(d.Snaps) || d.Snaps[u].After == nil {
+// Schema is the file's schema once the index pass has read it, or nil.
+func (ix *Indexer) Schema() *schema.Schema {
+	if ix.r == nil {
 		return nil
 	}
-	s := &d.Snaps[u]
-	if s.before == nil {
-		n := s.After.Clone()
-		fs := d.Rec.UpdateFields(u)
-		for i := len(fs) - 1; i >= 0; i-- {
-			setPath(n, fs[i].Path.Slice(), fs[i].Prev)
-		}
-		s.before = n
-	}
-	return s.before
-}
-
-func setPath(n *entity.Node, path []int32, v decoder.Value) {
-	for _, i := range path[:len(path)-1] {
-		if n == nil || int(i) >= len(n.Kids) {
-			return
-		}
-		n = n.Kids[i]
-	}
-	if n == nil {
-		return
-	}
-	last := int(path[len(path)-1])
-	for len(n.Vals) <= last {
-		n.Vals = append(n.Vals, decoder.Value{})
-	}
-	n.Vals[last] = v
-}
-
-// liveDecoder keeps a live replay positioned after the last decoded command, so
-// stepping forward is cheap; going back re-runs from the start unless the
-// message is in the small cache. Load is safe for concurrent use; requests
-// superseded by a newer generation return early.
-type liveDecoder struct {
-	mu      sync.Mutex
-	data    []byte
-	aliases schema.Aliases
-	r       *replay.Replay
-	last    int // index of the last command decoded, -1 before any
-	cache   []*Detail
-	latest  atomic.Uint64
-}
-
-const detailCacheSize = 24
-
-func newLiveDecoder(data []byte, a schema.Aliases) *liveDecoder {
-	return &liveDecoder{data: data, aliases: a, last: -1}
-}
-
-var errStale = errors.New("superseded")
-
-// Load decodes message position msg (inner index innerIdx) of command cmd.
-func (d *liveDecoder) Load(gen uint64, cmd, msg, innerIdx int) (det *Detail, err error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i, c := range d.cache {
-		if c.Cmd == cmd && c.Msg == msg {
-			copy(d.cache[1:i+1], d.cache[:i])
-			d.cache[0] = c
-			return c, nil
-		}
-	}
-	if gen < d.latest.Load() {
-		return nil, errStale
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			d.r = nil
-			det, err = nil, fmt.Errorf("internal error while decoding: %v", p)
-		}
-	}()
-	if d.r == nil || d.last >= cmd {
-		r, err := replay.Open(d.data)
-		if err != nil {
-			return nil, err
-		}
-		r.Aliases = d.aliases
-		d.r, d.last = r, -1
-	}
-	det = &Detail{Cmd: cmd, Msg: msg}
-	found := false
-	d.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if loc.Command == cmd && loc.Message == innerIdx {
-			det.Rec = &provenance.Message{}
-			return det.Rec
-		}
-		return nil
-	}
-	d.r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
-		if rec == nil || rec != det.Rec {
-			return
-		}
-		found = true
-		det.Tick = loc.Tick
-		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
-		det.Data = append([]byte(nil), m.EntityData...)
-		det.Snaps = snapsAfter(rec, d.r.Entities)
-	}
-	for d.last < cmd {
-		c, err := d.r.Step()
-		if err != nil {
-			d.r = nil // a broken replay cannot go on; reopen next time
-			if found {
-				det.Err = err.Error()
-				break
-			}
-			if err == io.EOF {
-				return nil, fmt.Errorf("command #%d is past the end of the file", cmd)
-			}
-			return nil, err
-		}
-		d.last = c.Index
-		if d.last < cmd && gen < d.latest.Load() {
-			return nil, errStale
-		}
-	}
-	if d.r != nil {
-		d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil
-	}
-	if !found {
-		return nil, fmt.Errorf("command #%d has no packet-entities message #%d", cmd, innerIdx)
-	}
-	if len(d.cache) < detailCacheSize {
-		d.cache = append(d.cache, nil)
-	}
-	copy(d.cache[1:], d.cache)
-	d.cache[0] = det
-	return det, nil
-}
-
-// matcher tests field names and classes against a query, case-insensitively.
-type matcher struct {
-	q     string
-	names []bool // per interned name id
-}
-
-func newMatcher(ix *Index, q string) *matcher {
-	m := &matcher{q: strings.ToLower(strings.TrimSpace(q))}
-	m.names = make([]bool, len(ix.Names))
-	for i, n := range ix.Names {
-		m.names[i] = strings.Contains(strings.ToLower(n), m.q)
-	}
-	return m
-}
-
-func (m *matcher) fieldName(id int32) bool { return int(id) < len(m.names) && m.names[id] }
-
-func (m *matcher) class(c string) bool { return strings.Contains(strings.ToLower(c), m.q) }
-
-// update reports whether update r matches by class or by a field name.
-func (m *matcher) update(ix *Index, r UpdateRef) bool {
-	u := ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd))
-	if u == nil {
-		return false
-	}
-	if m.class(u.Class) {
-		return true
-	}
-	for _, id := range ix.FieldNames(r) {
-		if m.fieldName(id) {
-			return true
-		}
-	}
-	return false
+	return ix.r.Schema
 }

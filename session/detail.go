@@ -1,0 +1,206 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Detail is one packet-entities message decoded with full provenance, and
+// the states of the entities it touched.
+type Detail struct {
+	Cmd, Msg int // command index and message position (not the inner index)
+	Tick     int32
+	Rec      *provenance.Message
+	Data     []byte // the message's entity data
+	Snaps    []EntitySnap
+	Err      string // the decode could not reach this message
+	// Report is the diagnosis of Rec: anomalies per field, whether the
+	// message misaligned and its first suspicious field.
+	Report diagnose.Report
+}
+
+// Node is an entity's state: values and nested serializers, by field
+// path position.
+type Node = entity.Node
+
+// EntitySnap is an entity's state after one update (and, derived on
+// demand, before it).
+type EntitySnap struct {
+	Serial uint32
+	Class  string
+	Ser    *schema.Serializer
+	After  *Node
+	before *Node
+}
+
+// snapsAfter copies the state, after the message, of every entity its
+// updates touched.
+func snapsAfter(rec *provenance.Message, t *entity.Table) []EntitySnap {
+	snaps := make([]EntitySnap, len(rec.Updates))
+	for i, u := range rec.Updates {
+		s := &snaps[i]
+		s.Serial, s.Class = u.Serial, u.Class
+		e := t.Entities[u.Index]
+		if e == nil || e.Class == nil {
+			continue
+		}
+		s.Ser = e.Class.Serializer
+		s.After = e.State.Clone()
+	}
+	return snaps
+}
+
+// Before returns the entity state before update u: the state after it with
+// every field the update wrote set back to its previous value.
+func (d *Detail) Before(u int) *Node {
+	if u < 0 || u >= len(d.Snaps) || d.Snaps[u].After == nil {
+		return nil
+	}
+	s := &d.Snaps[u]
+	if s.before == nil {
+		n := s.After.Clone()
+		fs := d.Rec.UpdateFields(u)
+		for i := len(fs) - 1; i >= 0; i-- {
+			setPath(n, fs[i].Path.Slice(), fs[i].Prev)
+		}
+		s.before = n
+	}
+	return s.before
+}
+
+func setPath(n *Node, path []int32, v decoder.Value) {
+	for _, i := range path[:len(path)-1] {
+		if n == nil || int(i) >= len(n.Kids) {
+			return
+		}
+		n = n.Kids[i]
+	}
+	if n == nil {
+		return
+	}
+	last := int(path[len(path)-1])
+	for len(n.Vals) <= last {
+		n.Vals = append(n.Vals, decoder.Value{})
+	}
+	n.Vals[last] = v
+}
+
+// LiveDecoder keeps a live replay positioned after the last decoded command, so
+// stepping forward is cheap; going back re-runs from the start unless the
+// message is in the small cache. Load is safe for concurrent use; requests
+// superseded by a newer generation return early.
+type LiveDecoder struct {
+	mu      sync.Mutex
+	data    []byte
+	aliases schema.Aliases
+	r       *replay.Replay
+	last    int // index of the last command decoded, -1 before any
+	cache   []*Detail
+	latest  atomic.Uint64
+}
+
+const detailCacheSize = 24
+
+// NewLiveDecoder returns a live decoder over a file's bytes.
+func NewLiveDecoder(data []byte, a schema.Aliases) *LiveDecoder {
+	return &LiveDecoder{data: data, aliases: a, last: -1}
+}
+
+// ErrStale is Load's answer to a request a newer generation superseded.
+var ErrStale = errors.New("superseded")
+
+// Supersede marks every request older than gen stale: Load drops them as
+// soon as it notices.
+func (d *LiveDecoder) Supersede(gen uint64) { d.latest.Store(gen) }
+
+// Load decodes the packet-entities message at (its inner index innerIdx,
+// as the index recorded it).
+func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err error) {
+	cmd, msg := at.Cmd, at.Msg
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, c := range d.cache {
+		if c.Cmd == cmd && c.Msg == msg {
+			copy(d.cache[1:i+1], d.cache[:i])
+			d.cache[0] = c
+			return c, nil
+		}
+	}
+	if gen < d.latest.Load() {
+		return nil, ErrStale
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			d.r = nil
+			det, err = nil, fmt.Errorf("internal error while decoding: %v", p)
+		}
+	}()
+	if d.r == nil || d.last >= cmd {
+		r, err := replay.Open(d.data)
+		if err != nil {
+			return nil, err
+		}
+		r.Aliases = d.aliases
+		d.r, d.last = r, -1
+	}
+	det = &Detail{Cmd: cmd, Msg: msg}
+	found := false
+	d.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+		if loc.Command == cmd && loc.Message == innerIdx {
+			det.Rec = &provenance.Message{}
+			return det.Rec
+		}
+		return nil
+	}
+	d.r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+		if rec == nil || rec != det.Rec {
+			return
+		}
+		found = true
+		det.Tick = loc.Tick
+		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
+		det.Data = append([]byte(nil), m.EntityData...)
+		det.Snaps = snapsAfter(rec, d.r.Entities)
+	}
+	for d.last < cmd {
+		c, err := d.r.Step()
+		if err != nil {
+			d.r = nil // a broken replay cannot go on; reopen next time
+			if found {
+				det.Err = err.Error()
+				break
+			}
+			if err == io.EOF {
+				return nil, fmt.Errorf("command #%d is past the end of the file", cmd)
+			}
+			return nil, err
+		}
+		d.last = c.Index
+		if d.last < cmd && gen < d.latest.Load() {
+			return nil, ErrStale
+		}
+	}
+	if d.r != nil {
+		d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil
+	}
+	if !found {
+		return nil, fmt.Errorf("command #%d has no packet-entities message #%d", cmd, innerIdx)
+	}
+	if len(d.cache) < detailCacheSize {
+		d.cache = append(d.cache, nil)
+	}
+	copy(d.cache[1:], d.cache)
+	d.cache[0] = det
+	return det, nil
+}
