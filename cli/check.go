@@ -45,6 +45,11 @@ type CheckResult struct {
 	// ConfirmedMisaligned (with --confirm) counts the messages that still
 	// misalign when the rest of the file is decoded under Rerun.
 	ConfirmedMisaligned *int64 `json:"confirmed_misaligned,omitempty"`
+	// Anomalies (with --json or --anomalies) are the anomaly rules'
+	// findings grouped by rule, strong first.
+	Anomalies []AnomalyGroup `json:"anomalies"`
+	// MutedAnomalies counts what --mute left out.
+	MutedAnomalies int `json:"muted_anomalies,omitempty"`
 
 	unreadable bool // the file could not be read at all
 }
@@ -130,6 +135,10 @@ type CheckOptions struct {
 	// Confirm decodes the rest of the file again under what was inferred
 	// (and infers again where it misaligns further on).
 	Confirm bool
+	// Anomalies tallies the anomaly rules over the whole file (a second,
+	// recording decode), leaving out the rules and fields in Mute.
+	Anomalies bool
+	Mute      []string
 }
 
 // CheckWith is Check with options.
@@ -189,6 +198,15 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 			res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
 		}
 	}
+	if o.Anomalies {
+		t := newTally(o.Mute)
+		_ = TallyAnomalies(data, o.Aliases, t) // a decode error is res.Error already
+		res.Anomalies = anomalyGroups(t)
+		if res.Anomalies == nil {
+			res.Anomalies = []AnomalyGroup{}
+		}
+		res.MutedAnomalies = t.MutedCount()
+	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, r
 }
@@ -247,7 +265,8 @@ func checkCmd() *cobra.Command {
 	var asJSON bool
 	var as []string
 	var since string
-	var confirm bool
+	var confirm, anomalies bool
+	var mute []string
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error or misalignment",
@@ -259,7 +278,7 @@ func checkCmd() *cobra.Command {
 				return err
 			}
 			failed := false
-			o := CheckOptions{Aliases: aliases, Confirm: confirm}
+			o := CheckOptions{Aliases: aliases, Confirm: confirm, Anomalies: asJSON || anomalies, Mute: mute}
 			if since != "" {
 				old, err := readFile(since)
 				if err != nil {
@@ -283,6 +302,9 @@ func checkCmd() *cobra.Command {
 					// (a file that could not be read has no summary)
 					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
 						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
+				}
+				if anomalies && !asJSON && !res.unreadable {
+					printAnomalies(out, path, res.Anomalies, res.MutedAnomalies)
 				}
 				if res.Error != "" {
 					fmt.Fprintf(errw, "%s: error: %s\n", path, res.Error)
@@ -339,5 +361,7 @@ func checkCmd() *cobra.Command {
 	addAsFlag(cmd, &as)
 	cmd.Flags().StringVar(&since, "since", "", "a replay of the build before the patch: names its schema lacks are tried first")
 	cmd.Flags().BoolVar(&confirm, "confirm", false, "decode the rest of the file again under what was inferred (and infer again where it misaligns further on)")
+	cmd.Flags().BoolVar(&anomalies, "anomalies", false, "list the anomaly rules' findings grouped by rule: count, fields, first occurrence (--json always has them)")
+	cmd.Flags().StringArrayVar(&mute, "mute", nil, "leave an anomaly rule (by name, e.g. varint-overflow) or a field (and its elements) out of the anomalies; repeatable")
 	return cmd
 }

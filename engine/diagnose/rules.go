@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
@@ -41,7 +42,7 @@ const (
 // Explanations say, per rule, why it matters.
 var Explanations = map[Rule]string{
 	NonFinite:      "NaN or infinity: raw bits read as an IEEE float that no game state holds; usually integer or packed bits read with the raw-float decoder.",
-	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float.",
+	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float. Only a raw 32-bit float can be one, and Valve keeps integers' bits in some (CS2's m_PredFloatVariables), so it is weak.",
 	AbsurdFloat:    "magnitude above 1e9: Source 2 worlds span ±16384 units and times are seconds.",
 	VarintTooLong:  "Valve writes varints in their shortest form; a longer one means the bytes belong to something else.",
 	VarintOverflow: "a 5-byte varint read as 32 bits: bits above the 32nd were cut (the type likely needs 64 bits, as itemid_t does), or its last byte is padding; the read consumed the varint whole, so alignment is not at stake.",
@@ -60,7 +61,7 @@ var Explanations = map[Rule]string{
 
 // Scores: how strongly each rule points at a misread (0..1).
 var Scores = map[Rule]float64{
-	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, VarintOverflow: 0.3, OutOfTypeRange: 0.7,
+	NonFinite: 1, Denormal: 0.3, AbsurdFloat: 0.5, VarintTooLong: 0.8, VarintOverflow: 0.3, OutOfTypeRange: 0.7,
 	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
 	PathOutside: 1, PathOrder: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
 }
@@ -138,7 +139,7 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 			case used == 5 && is32BitVarint(fam):
 				// A 32-bit read keeps the low 32 bits of what may be a
 				// wider value: a cut, not a misread.
-				out = append(out, hit(VarintOverflow, "5 bytes read as 32 bits; %d fit in %d", raw, need))
+				out = append(out, hit(VarintOverflow, "5 bytes read as 32 bits: kept %d", raw))
 			default:
 				out = append(out, hit(VarintTooLong, "%d bytes for a value that needs %d", used, need))
 			}
@@ -172,6 +173,38 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 		}
 	}
 	return out
+}
+
+// WideVarint reads again the whole varint of a field a 32-bit varint
+// decoder read (up to 5 bytes, up to 35 bits): the value before the cut.
+// It needs the message's data; ok is false without it or for another
+// decoder.
+func WideVarint(m *provenance.Message, f *provenance.Field) (raw uint64, ok bool) {
+	if m == nil || f.Decoder == nil || !is32BitVarint(f.Decoder.Family) || f.Bits == 0 || f.Bits > 40 || f.Start+f.Bits > uint(len(m.Data))*8 {
+		return 0, false
+	}
+	r := bitio.NewReader(m.Data)
+	r.Seek(f.Start)
+	for i := uint(0); i < f.Bits/8; i++ {
+		raw |= uint64(r.Bits(8)&0x7f) << (7 * i)
+	}
+	return raw, !r.Overflowed()
+}
+
+// overflowDetail says what a cut varint held and what was kept.
+func overflowDetail(m *provenance.Message, f *provenance.Field) (string, bool) {
+	raw, ok := WideVarint(m, f)
+	if !ok {
+		return "", false
+	}
+	kept := fmt.Sprint(uint32(raw))
+	switch f.Decoder.Family {
+	case decoder.FamSigned:
+		kept = fmt.Sprint(int32(uint32(raw)>>1) ^ -int32(raw&1))
+		s := int64(raw>>1) ^ -int64(raw&1)
+		return fmt.Sprintf("read %d (zigzag %d, %d bits), kept the low 32 bits: %s", s, raw, bits.Len64(raw), kept), true
+	}
+	return fmt.Sprintf("read %d (%d bits), kept the low 32 bits: %s", raw, bits.Len64(raw), kept), true
 }
 
 // is32BitVarint reports whether f reads a varint into 32 bits.

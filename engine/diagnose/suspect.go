@@ -34,6 +34,13 @@ func Message(m *provenance.Message, exists Lookup) Report {
 	rep := Report{Anomalies: make([][]Anomaly, len(m.Fields))}
 	for i := range m.Fields {
 		a := Field(&m.Fields[i], exists)
+		for j := range a {
+			if a[j].Rule == VarintOverflow {
+				if d, ok := overflowDetail(m, &m.Fields[i]); ok {
+					a[j].Detail = d
+				}
+			}
+		}
 		if i > 0 && m.Fields[i-1].Update == m.Fields[i].Update && !m.Fields[i-1].Path.Before(&m.Fields[i].Path) {
 			a = append(a, hit(PathOrder, "%s after %s", m.Fields[i].Path, m.Fields[i-1].Path))
 		}

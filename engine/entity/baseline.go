@@ -41,7 +41,7 @@ func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32,
 // (the baseline itself, entity index -1), bit offsets from its first bit.
 func startBaselineRecord(rec *provenance.Message, data []byte, classID int32, class string) {
 	rec.Reset()
-	rec.DataBits = uint(len(data)) * 8
+	rec.DataBits, rec.Data = uint(len(data))*8, data
 	rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: -1, ClassID: classID, Class: class, Op: provenance.Create})
 }
 

@@ -205,7 +205,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	res := Result{DataBits: uint(len(m.EntityData)) * 8}
 	if rec != nil {
 		rec.Reset()
-		rec.DataBits = res.DataBits
+		rec.DataBits, rec.Data = res.DataBits, m.EntityData
 	}
 	var from *Resume
 	if t.whatIf != nil {

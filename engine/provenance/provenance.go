@@ -75,6 +75,10 @@ type Message struct {
 	Fields   []Field
 	Finishes []fieldpath.OpRecord // the finish op of each update with fields
 	DataBits uint                 // bits in the entity data
+	// Data is the entity data itself (not a copy: valid while the
+	// message's buffer is), so that a read can be recomputed, such as
+	// the whole of a varint a 32-bit decoder cut.
+	Data []byte
 	// The explicit deletion list that ends a delta message.
 	DeletionStart, DeletionBits uint
 	Deletions                   int
@@ -93,7 +97,7 @@ func (m *Message) Reset() {
 	m.Updates = m.Updates[:0]
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
-	m.DataBits, m.EndBit, m.Err, m.Problem, m.ErrField = 0, 0, "", NoProblem, nil
+	m.DataBits, m.EndBit, m.Err, m.Problem, m.ErrField, m.Data = 0, 0, "", NoProblem, nil, nil
 	m.DeletionStart, m.DeletionBits, m.Deletions, m.BadDeletions = 0, 0, 0, 0
 }
 

@@ -1,0 +1,270 @@
+package diagnose
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dembug/dembug/engine/provenance"
+)
+
+// Severity grades an anomaly: strong from Threshold up, weak below.
+type Severity string
+
+const (
+	Strong Severity = "strong"
+	Weak   Severity = "weak"
+)
+
+// SeverityOf grades one anomaly.
+func SeverityOf(a Anomaly) Severity {
+	if a.Score >= Threshold {
+		return Strong
+	}
+	return Weak
+}
+
+// Counted says whether an anomaly is one at all: a read by the default
+// decoder is the seed's rule for enums and ids, not a symptom (the
+// inspector still explains it), so it is neither marked nor tallied.
+func Counted(a Anomaly) bool { return a.Rule != Fallback }
+
+// Where locates one anomaly in a file.
+type Where struct {
+	Tick    int32  `json:"tick"`
+	Command int    `json:"command"`
+	Message int    `json:"message"`
+	Entity  int32  `json:"entity"`
+	Class   string `json:"class"`
+	Field   string `json:"field"`
+	Bit     uint   `json:"bit_offset"`
+	At      string `json:"at"` // Bit as byte.bit in hex (0x1a.3)
+	Detail  string `json:"detail"`
+}
+
+// FieldCount is how often a rule tripped on one field.
+type FieldCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Group is every anomaly of one rule in a file: how many, the first, and
+// the fields they fell on (most first).
+type Group struct {
+	Rule     Rule
+	Severity Severity
+	Count    int
+	Example  Where
+	Fields   []FieldCount
+}
+
+// Tally groups a file's anomalies by rule, leaving out muted rules and
+// fields. The zero value is ready to use.
+type Tally struct {
+	mutedRules  map[Rule]bool
+	mutedFields map[string]bool
+	groups      map[Rule]*group
+	order       []Rule
+	muted       int
+}
+
+type group struct {
+	Group
+	fields map[string]int
+}
+
+// MuteRule leaves rule r out of the tally from now on (on: true) or
+// counts it again (on: false).
+func (t *Tally) MuteRule(r Rule, on bool) {
+	if t.mutedRules == nil {
+		t.mutedRules = map[Rule]bool{}
+	}
+	if on {
+		t.mutedRules[r] = true
+	} else {
+		delete(t.mutedRules, r)
+	}
+}
+
+// MuteField leaves field name out of the tally: the name itself and every
+// element or member under it ("m_vecX" mutes "m_vecX.0001").
+func (t *Tally) MuteField(name string, on bool) {
+	if t.mutedFields == nil {
+		t.mutedFields = map[string]bool{}
+	}
+	if on {
+		t.mutedFields[name] = true
+	} else {
+		delete(t.mutedFields, name)
+	}
+}
+
+// MutedRules and MutedFields list what is muted, sorted.
+func (t *Tally) MutedRules() []Rule {
+	var out []Rule
+	for r := range t.mutedRules {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func (t *Tally) MutedFields() []string {
+	var out []string
+	for f := range t.mutedFields {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Muted says whether an anomaly of rule r on field name is muted.
+func (t *Tally) Muted(r Rule, name string) bool {
+	if t.mutedRules[r] {
+		return true
+	}
+	if len(t.mutedFields) == 0 || name == "" {
+		return false
+	}
+	for {
+		if t.mutedFields[name] {
+			return true
+		}
+		i := strings.LastIndexByte(name, '.')
+		if i < 0 {
+			return false
+		}
+		name = name[:i]
+	}
+}
+
+// MutedCount is how many anomalies muting left out.
+func (t *Tally) MutedCount() int { return t.muted }
+
+// Add counts one anomaly at w (w.Field names the field, w.Detail is
+// filled from a).
+func (t *Tally) Add(a Anomaly, w Where) {
+	if !Counted(a) {
+		return
+	}
+	if t.Muted(a.Rule, w.Field) {
+		t.muted++
+		return
+	}
+	if t.groups == nil {
+		t.groups = map[Rule]*group{}
+	}
+	g := t.groups[a.Rule]
+	if g == nil {
+		w.Detail = a.Detail
+		g = &group{Group: Group{Rule: a.Rule, Severity: SeverityOf(a), Example: w}, fields: map[string]int{}}
+		t.groups[a.Rule] = g
+		t.order = append(t.order, a.Rule)
+	}
+	if SeverityOf(a) == Strong && g.Severity == Weak {
+		g.Severity = Strong
+	}
+	g.Count++
+	if w.Field != "" {
+		g.fields[w.Field]++
+	}
+}
+
+// AddMessage counts every anomaly of a diagnosed message; at carries the
+// message's tick, command and message index.
+func (t *Tally) AddMessage(m *provenance.Message, rep Report, at Where) {
+	for i, as := range rep.Anomalies {
+		if len(as) == 0 {
+			continue
+		}
+		f := &m.Fields[i]
+		w := at
+		if f.Update >= 0 && f.Update < len(m.Updates) {
+			u := &m.Updates[f.Update]
+			w.Entity, w.Class = u.Index, u.Class
+		}
+		w.Field, w.Bit = f.Name, f.Start
+		for _, a := range as {
+			t.Add(a, w)
+		}
+	}
+	if rep.End != nil {
+		w := at
+		if s := rep.First; s != nil {
+			w.Entity, w.Class, w.Field, w.Bit = s.Entity, s.Class, s.Name, s.Bit
+		}
+		t.Add(*rep.End, w)
+	}
+}
+
+// Groups returns the groups, strong first, then by count (most first),
+// then in the order first seen. Each group's fields are sorted the same
+// way.
+func (t *Tally) Groups() []Group {
+	out := make([]Group, 0, len(t.order))
+	for _, r := range t.order {
+		g := t.groups[r]
+		gr := g.Group
+		gr.Fields = make([]FieldCount, 0, len(g.fields))
+		for n, c := range g.fields {
+			gr.Fields = append(gr.Fields, FieldCount{n, c})
+		}
+		sort.Slice(gr.Fields, func(i, j int) bool {
+			a, b := gr.Fields[i], gr.Fields[j]
+			return a.Count > b.Count || a.Count == b.Count && a.Name < b.Name
+		})
+		out = append(out, gr)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Severity != out[j].Severity {
+			return out[i].Severity == Strong
+		}
+		return out[i].Count > out[j].Count
+	})
+	return out
+}
+
+// Count is the number of anomalies tallied (muted ones aside), and how
+// many of them are strong.
+func (t *Tally) Count() (all, strong int) {
+	for _, g := range t.groups {
+		all += g.Count
+		if g.Severity == Strong {
+			strong += g.Count
+		}
+	}
+	return all, strong
+}
+
+// Rules lists every rule, in the order they are declared.
+var Rules = []Rule{NonFinite, Denormal, AbsurdFloat, VarintTooLong, VarintOverflow, OutOfTypeRange, NotUTF8, ControlChars,
+	DanglingHandle, HugeArray, Fallback, PathOutside, PathOrder, UnreadBits, OverRead, BadDeletion}
+
+// ids are the rules' short names, stable for scripts (check --json,
+// --mute).
+var ids = map[Rule]string{
+	NonFinite: "non-finite", Denormal: "denormal", AbsurdFloat: "absurd-float", VarintTooLong: "varint-too-long",
+	VarintOverflow: "varint-overflow", OutOfTypeRange: "out-of-type-range", NotUTF8: "not-utf8", ControlChars: "control-chars",
+	DanglingHandle: "dangling-handle", HugeArray: "huge-array", Fallback: "fallback", PathOutside: "path-outside",
+	PathOrder: "path-order", UnreadBits: "unread-bits", OverRead: "over-read", BadDeletion: "bad-deletion",
+}
+
+// ID is the rule's short name ("denormal", "varint-overflow"); a rule
+// without one (a decode error) is its name with hyphens for spaces.
+func (r Rule) ID() string {
+	if id, ok := ids[r]; ok {
+		return id
+	}
+	return strings.ReplaceAll(string(r), " ", "-")
+}
+
+// RuleNamed finds a rule by its short name or its name, case and the
+// choice of space or hyphen aside.
+func RuleNamed(name string) (Rule, bool) {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", " ") }
+	for _, r := range Rules {
+		if norm(string(r)) == norm(name) || norm(r.ID()) == norm(name) {
+			return r, true
+		}
+	}
+	return "", false
+}
