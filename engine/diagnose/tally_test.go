@@ -72,7 +72,7 @@ func TestVarintOverflowShowsTheValueRead(t *testing.T) {
 	start := w.Len()
 	w.VarUint64(full)
 	data := w.Bytes()
-	f := field("itemid_t", decoder.FamDefault, decoder.Uint(full & 0xffffffff), 40)
+	f := field("itemid_t", decoder.FamDefault, decoder.Uint(full&0xffffffff), 40)
 	f.Start = start
 	m := &provenance.Message{Data: data, DataBits: uint(len(data)) * 8, Fields: []provenance.Field{*f}, Updates: []provenance.EntityUpdate{{}}}
 	if raw, ok := WideVarint(m, f); !ok || raw != full {
