@@ -42,7 +42,7 @@ const (
 // Explanations say, per rule, why it matters.
 var Explanations = map[Rule]string{
 	NonFinite:      "NaN or infinity: raw bits read as an IEEE float that no game state holds; usually integer or packed bits read with the raw-float decoder.",
-	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float. Only a raw 32-bit float can be one, and Valve keeps integers' bits in some (CS2's m_PredFloatVariables), so it is weak.",
+	Denormal:       "a tiny non-zero float (below 1.2e-38): typical of a small integer's bits read as a float. Only a raw 32-bit float can be one; in an element of a variable array of floats it is weak, as Valve keeps other values' bits in some (CS2's m_PredFloatVariables).",
 	AbsurdFloat:    "magnitude above 1e9: Source 2 worlds span ±16384 units and times are seconds.",
 	VarintTooLong:  "Valve writes varints in their shortest form; a longer one means the bytes belong to something else.",
 	VarintOverflow: "a 5-byte varint read as 32 bits: bits above the 32nd were cut (the type likely needs 64 bits, as itemid_t does), or its last byte is padding; the read consumed the varint whole, so alignment is not at stake.",
@@ -61,7 +61,7 @@ var Explanations = map[Rule]string{
 
 // Scores: how strongly each rule points at a misread (0..1).
 var Scores = map[Rule]float64{
-	NonFinite: 1, Denormal: 0.3, AbsurdFloat: 0.5, VarintTooLong: 0.8, VarintOverflow: 0.3, OutOfTypeRange: 0.7,
+	NonFinite: 1, Denormal: 0.6, AbsurdFloat: 0.5, VarintTooLong: 0.8, VarintOverflow: 0.3, OutOfTypeRange: 0.7,
 	NotUTF8: 0.7, ControlChars: 0.5, DanglingHandle: 0.2, HugeArray: 0.8, Fallback: 0.4,
 	PathOutside: 1, PathOrder: 1, UnreadBits: 1, OverRead: 1, BadDeletion: 0.9,
 }
@@ -122,7 +122,13 @@ func Field(f *provenance.Field, exists Lookup) []Anomaly {
 				out = append(out, hit(NonFinite, "%g", x))
 			case x != 0 && math.Abs(x) < 1.1754943508222875e-38 && fam != decoder.FamRuneTime:
 				// (rune time is a raw float's bits read as one: always tiny)
-				out = append(out, hit(Denormal, "%g", x))
+				a := hit(Denormal, "%g", x)
+				if isArrayElement(f) {
+					// A generic float array is storage: CS2's
+					// m_PredFloatVariables hold other values' bits.
+					a.Score, a.Detail = WeakDenormal, a.Detail+" (an element of a float array)"
+				}
+				out = append(out, a)
 			case math.Abs(x) > 1e9:
 				out = append(out, hit(AbsurdFloat, "%g", x))
 			}
@@ -235,6 +241,20 @@ func isArrayLength(f *provenance.Field) bool {
 	m := f.Schema.Model
 	return (m == schema.VariableArray || m == schema.VariableTable) && f.Decoder == f.Schema.Decoder && strings.HasSuffix(f.Name, f.Schema.Name)
 }
+
+// isArrayElement reports whether the record is an element of a variable
+// array (its name goes on past the array field's: "m_vecX.0001").
+func isArrayElement(f *provenance.Field) bool {
+	if f.Schema == nil || f.Schema.Model != schema.VariableArray {
+		return false
+	}
+	i := strings.LastIndex(f.Name, f.Schema.Name)
+	return i >= 0 && len(f.Name) > i+len(f.Schema.Name)
+}
+
+// WeakDenormal is the denormal rule's score on an element of a float
+// array.
+const WeakDenormal = 0.3
 
 func baseType(f *schema.Field) string {
 	if f == nil {

@@ -62,9 +62,16 @@ type Group struct {
 type Tally struct {
 	mutedRules  map[Rule]bool
 	mutedFields map[string]bool
-	groups      map[Rule]*group
-	order       []Rule
+	groups      map[groupKey]*group
+	order       []groupKey
 	muted       int
+}
+
+// groupKey: a rule's strong and weak findings (a denormal in a float
+// field or in a float array's element) are two groups.
+type groupKey struct {
+	rule Rule
+	sev  Severity
 }
 
 type group struct {
@@ -151,17 +158,15 @@ func (t *Tally) Add(a Anomaly, w Where) {
 		return
 	}
 	if t.groups == nil {
-		t.groups = map[Rule]*group{}
+		t.groups = map[groupKey]*group{}
 	}
-	g := t.groups[a.Rule]
+	k := groupKey{a.Rule, SeverityOf(a)}
+	g := t.groups[k]
 	if g == nil {
 		w.Detail = a.Detail
-		g = &group{Group: Group{Rule: a.Rule, Severity: SeverityOf(a), Example: w}, fields: map[string]int{}}
-		t.groups[a.Rule] = g
-		t.order = append(t.order, a.Rule)
-	}
-	if SeverityOf(a) == Strong && g.Severity == Weak {
-		g.Severity = Strong
+		g = &group{Group: Group{Rule: a.Rule, Severity: k.sev, Example: w}, fields: map[string]int{}}
+		t.groups[k] = g
+		t.order = append(t.order, k)
 	}
 	g.Count++
 	if w.Field != "" {
@@ -196,7 +201,7 @@ func (t *Tally) AddMessage(m *provenance.Message, rep Report, at Where) {
 	}
 }
 
-// Groups returns the groups, strong first, then by count (most first),
+// Groups returns the groups (one per rule and severity), strong first, then by count (most first),
 // then in the order first seen. Each group's fields are sorted the same
 // way.
 func (t *Tally) Groups() []Group {

@@ -8,11 +8,12 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 func TestTallyGroupsAndMutes(t *testing.T) {
 	var ta Tally
-	den := Anomaly{Rule: Denormal, Score: Scores[Denormal], Detail: "1e-40"}
+	den := Anomaly{Rule: Denormal, Score: WeakDenormal, Detail: "1e-40"}
 	nan := Anomaly{Rule: NonFinite, Score: Scores[NonFinite], Detail: "NaN"}
 	for i := 0; i < 3; i++ {
 		ta.Add(den, Where{Tick: int32(i), Field: "m_Pred.0007"})
@@ -94,18 +95,26 @@ func TestVarintOverflowShowsTheValueRead(t *testing.T) {
 	}
 }
 
-// Rules by decoder model: a denormal can only come from a raw 32-bit
-// float, where Valve keeps integers' bits too (CS2's m_PredFloatVariables):
-// weak there; never from rune time.
-func TestDenormalIsWeak(t *testing.T) {
+// A denormal can only come from a raw 32-bit float: strong in a float
+// field, weak in an element of a generic float array, where Valve keeps
+// other values' bits (CS2's m_PredFloatVariables.0007).
+func TestDenormalInAFloatArrayIsWeak(t *testing.T) {
 	tiny := decoder.Float(float64(math.Float32frombits(0x8026e4f0)))
-	as := Field(field("float32", decoder.FamNoScale, tiny, 32), nil)
-	if !has(as, Denormal) {
-		t.Fatal("no denormal")
-	}
-	for _, a := range as {
-		if SeverityOf(a) == Strong {
-			t.Errorf("%v is strong", a)
+	sev := func(f *provenance.Field) Severity {
+		for _, a := range Field(f, nil) {
+			if a.Rule == Denormal {
+				return SeverityOf(a)
+			}
 		}
+		return ""
+	}
+	if s := sev(field("float32", decoder.FamNoScale, tiny, 32)); s != Strong {
+		t.Errorf("a float field's denormal is %q, want strong", s)
+	}
+	el := field("CNetworkUtlVectorBase< float32 >", decoder.FamNoScale, tiny, 32)
+	el.Schema.Model, el.Schema.Name = schema.VariableArray, "m_PredFloatVariables"
+	el.Name = "CBodyComponent.m_PredFloatVariables.0007"
+	if s := sev(el); s != Weak {
+		t.Errorf("a float array element's denormal is %q, want weak", s)
 	}
 }
