@@ -61,7 +61,7 @@ func anomalyGroups(t *diagnose.Tally) []AnomalyGroup {
 		if len(fs) > MaxAnomalyFields {
 			fs = fs[:MaxAnomalyFields]
 		}
-		out = append(out, AnomalyGroup{Rule: g.Rule.ID(), Name: string(g.Rule), Severity: string(g.Severity), Count: g.Count, Example: ex, Fields: fs})
+		out = append(out, AnomalyGroup{Rule: g.Rule.ID(), Name: string(g.Rule), Severity: g.Severity.String(), Count: g.Count, Example: ex, Fields: fs})
 	}
 	return out
 }

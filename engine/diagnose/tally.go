@@ -7,20 +7,23 @@ import (
 	"github.com/dembug/dembug/engine/provenance"
 )
 
-// Severity grades an anomaly: strong from Threshold up, weak below.
-type Severity string
-
-const (
-	Strong Severity = "strong"
-	Weak   Severity = "weak"
-)
-
-// SeverityOf grades one anomaly.
+// SeverityOf grades one anomaly: strong from Threshold up, weak below.
 func SeverityOf(a Anomaly) Severity {
 	if a.Score >= Threshold {
-		return Strong
+		return SevStrong
 	}
-	return Weak
+	return SevWeak
+}
+
+// String names a severity: "strong", "weak" or "none".
+func (s Severity) String() string {
+	switch s {
+	case SevStrong:
+		return "strong"
+	case SevWeak:
+		return "weak"
+	}
+	return "none"
 }
 
 // Counted says whether an anomaly is one at all: a read by the default
@@ -221,7 +224,7 @@ func (t *Tally) Groups() []Group {
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Severity != out[j].Severity {
-			return out[i].Severity == Strong
+			return out[i].Severity == SevStrong
 		}
 		return out[i].Count > out[j].Count
 	})
@@ -233,7 +236,7 @@ func (t *Tally) Groups() []Group {
 func (t *Tally) Count() (all, strong int) {
 	for _, g := range t.groups {
 		all += g.Count
-		if g.Severity == Strong {
+		if g.Severity == SevStrong {
 			strong += g.Count
 		}
 	}

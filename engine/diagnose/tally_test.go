@@ -25,11 +25,11 @@ func TestTallyGroupsAndMutes(t *testing.T) {
 	if len(gs) != 2 {
 		t.Fatalf("groups %+v, want non-finite and denormal (a default-decoder read is none)", gs)
 	}
-	if gs[0].Rule != NonFinite || gs[0].Severity != Strong || gs[0].Count != 1 {
+	if gs[0].Rule != NonFinite || gs[0].Severity != SevStrong || gs[0].Count != 1 {
 		t.Errorf("first group %+v, want the strong non-finite one", gs[0])
 	}
 	d := gs[1]
-	if d.Rule != Denormal || d.Severity != Weak || d.Count != 4 || d.Example.Tick != 0 || d.Example.Detail != "1e-40" {
+	if d.Rule != Denormal || d.Severity != SevWeak || d.Count != 4 || d.Example.Tick != 0 || d.Example.Detail != "1e-40" {
 		t.Errorf("denormal group %+v", d)
 	}
 	if len(d.Fields) != 2 || d.Fields[0] != (FieldCount{"m_Pred.0007", 3}) || d.Fields[1] != (FieldCount{"m_Pred.0008", 1}) {
@@ -86,7 +86,7 @@ func TestVarintOverflowShowsTheValueRead(t *testing.T) {
 			got = &rep.Anomalies[0][i]
 		}
 	}
-	if got == nil || !strings.Contains(got.Detail, "read 25787853485") || !strings.Contains(got.Detail, "18049709") || SeverityOf(*got) != Weak {
+	if got == nil || !strings.Contains(got.Detail, "read 25787853485") || !strings.Contains(got.Detail, "18049709") || SeverityOf(*got) != SevWeak {
 		t.Fatalf("overflow anomaly %+v", got)
 	}
 	// Without the data the rule still trips, naming what was kept.
@@ -106,15 +106,15 @@ func TestDenormalInAFloatArrayIsWeak(t *testing.T) {
 				return SeverityOf(a)
 			}
 		}
-		return ""
+		return SevNone
 	}
-	if s := sev(field("float32", decoder.FamNoScale, tiny, 32)); s != Strong {
+	if s := sev(field("float32", decoder.FamNoScale, tiny, 32)); s != SevStrong {
 		t.Errorf("a float field's denormal is %q, want strong", s)
 	}
 	el := field("CNetworkUtlVectorBase< float32 >", decoder.FamNoScale, tiny, 32)
 	el.Schema.Model, el.Schema.Name = schema.VariableArray, "m_PredFloatVariables"
 	el.Name = "CBodyComponent.m_PredFloatVariables.0007"
-	if s := sev(el); s != Weak {
+	if s := sev(el); s != SevWeak {
 		t.Errorf("a float array element's denormal is %q, want weak", s)
 	}
 }
