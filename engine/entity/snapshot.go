@@ -16,7 +16,14 @@ func newOwner() uint32 { return owners.Add(1) }
 // Snapshot returns an independent copy of the table in time proportional to
 // the number of entities: state nodes are shared and both tables copy a node
 // before writing to it. The debugger keeps snapshots to step backwards.
-func (t *Table) Snapshot() *Table {
+func (t *Table) Snapshot() *Table { return t.copyTable(true) }
+
+// Copy returns a writable copy of a table that is never written again (a
+// keyframe): unlike Snapshot it changes nothing in t, so several copies of
+// one table may be taken at once, from several goroutines.
+func (t *Table) Copy() *Table { return t.copyTable(false) }
+
+func (t *Table) copyTable(retoken bool) *Table {
 	c := &Table{
 		Classes:     t.Classes,
 		ClassIDBits: t.ClassIDBits,
@@ -36,12 +43,16 @@ func (t *Table) Snapshot() *Table {
 		if e == nil {
 			continue
 		}
-		// New tokens on both sides: every node either table owns now
-		// becomes shared, so neither writes into the other's state.
-		e.owner = newOwner()
-		e.forgetHot() // their slots are shared now; memo sets check the owner
+		if retoken {
+			// New tokens on both sides: every node either table owns
+			// now becomes shared, so neither writes into the other's
+			// state.
+			e.owner = newOwner()
+			e.forgetHot() // their slots are shared now; memo sets check the owner
+		}
 		ce := *e
 		ce.owner = newOwner()
+		ce.forgetHot()
 		ce.memos = nil // their targets are the other table's nodes
 		c.Entities[i] = &ce
 	}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/schema"
 )
 
@@ -9,10 +10,13 @@ import (
 // and the copy reads on from the same command. Hooks are not copied. What
 // either decodes next leaves the other unchanged, so a fork is a point to
 // resume decoding from: under other aliases, or to step back to.
-func (r *Replay) Fork() *Replay {
+func (r *Replay) Fork() *Replay { return r.fork(r.Entities.Snapshot()) }
+
+// fork copies r around an entity table already copied from r's.
+func (r *Replay) fork(t *entity.Table) *Replay {
 	c := &Replay{
 		Data: r.Data, Header: r.Header, Info: r.Info, Game: r.Game, Server: r.Server,
-		Schema: r.Schema, Strings: r.Strings.Clone(), Entities: r.Entities.Snapshot(),
+		Schema: r.Schema, Strings: r.Strings.Clone(), Entities: t,
 		Tick: r.Tick, NetTick: r.NetTick, Stats: r.Stats, Aliases: r.Aliases, SchemaData: r.SchemaData,
 		FirstMisaligned: r.FirstMisaligned, Done: r.Done, sawStop: r.sawStop,
 		classes: r.classes,

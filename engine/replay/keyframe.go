@@ -1,0 +1,188 @@
+package replay
+
+import (
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
+)
+
+// A Keyframe is the whole decoding state between two commands: entity
+// table (every entity's state shared copy-on-write with the decode it was
+// taken from and with the keyframes before it), string tables, baselines,
+// schema and the container position. Resume starts a decode from it that
+// goes on exactly as the decode from the start did (TestKeyframesResume).
+// A keyframe is never decoded itself, so any number of goroutines may
+// resume from it at once.
+type Keyframe struct {
+	Command int   // index of the next command to decode
+	Offset  int   // byte offset of that command
+	Tick    int32 // tick of the last command decoded (-1 in signon)
+	// Bytes estimates the memory this keyframe holds that the one before
+	// it does not: the state nodes the decode had copied since, and the
+	// keyframe's own tables (see KeyframeBytes).
+	Bytes int64
+
+	r *Replay
+}
+
+// Keyframe takes a keyframe where r stands (after the last command Step
+// returned). The decode goes on unchanged; its next write to any state
+// node copies that node, so the keyframe keeps what it saw.
+func (r *Replay) Keyframe() *Keyframe {
+	k := &Keyframe{Command: r.Stats.Commands, Offset: r.cr.Pos(), Tick: r.Tick, r: r.fork(r.Entities.Snapshot())}
+	k.r.Hooks = Hooks{}
+	return k
+}
+
+// Resume returns a replay positioned at the keyframe, with no hooks; what
+// it decodes leaves the keyframe unchanged.
+func (k *Keyframe) Resume() *Replay { return k.r.fork(k.r.Entities.Copy()) }
+
+// Entities is the keyframe's entity table, to read and never to write.
+func (k *Keyframe) Entities() *entity.Table { return k.r.Entities }
+
+// KeyframeBytes estimates what keyframe k holds that prev (the keyframe
+// before it, or nil) does not: every state node not shared with prev, its
+// entity and string tables. Nodes shared with prev are found by pointer,
+// entity by entity, so the walk costs what changed.
+func KeyframeBytes(k, prev *Keyframe) int64 {
+	n := int64(unsafe.Sizeof(entity.Table{})) + int64(unsafe.Sizeof(Replay{}))
+	for i, e := range k.r.Entities.Entities {
+		if e == nil {
+			continue
+		}
+		n += int64(unsafe.Sizeof(entity.Entity{}))
+		var old *entity.Node
+		if prev != nil {
+			if pe := prev.r.Entities.Entities[i]; pe != nil {
+				old = pe.State
+			}
+		}
+		n += nodeBytes(e.State, old)
+	}
+	for _, t := range k.r.Strings.Tables {
+		n += int64(len(t.Entries)) * int64(unsafe.Sizeof(t.Entries[0]))
+	}
+	return n
+}
+
+// nodeBytes is the size of the nodes under n that are not under old.
+func nodeBytes(n, old *entity.Node) int64 {
+	if n == nil || n == old {
+		return 0
+	}
+	b := int64(unsafe.Sizeof(entity.Node{})) + int64(cap(n.Vals))*int64(unsafe.Sizeof(decoder.Value{})) + int64(cap(n.Kids))*8
+	for i, kid := range n.Kids {
+		b += nodeBytes(kid, old.Kid(i))
+	}
+	return b
+}
+
+// Keyframes collects keyframes while a file is decoded, about every
+// Interval bytes of file, within a memory budget: when the keyframes
+// together hold more than Budget bytes, every other one is dropped and the
+// interval doubles. Safe for concurrent use: one goroutine adds (the
+// decode), others find and resume.
+type Keyframes struct {
+	Interval int   // bytes of file between keyframes; 0: 1 MiB
+	Budget   int64 // bytes all keyframes may hold; 0: no limit
+
+	mu    sync.Mutex
+	list  []*Keyframe // in file order
+	bytes int64
+	next  int // file offset from which the next keyframe is due
+}
+
+// Observe takes a keyframe of r when one is due (call it between commands,
+// after Step). It reports whether it took one.
+func (ks *Keyframes) Observe(r *Replay) bool {
+	if r.cr.Pos() < ks.next || r.Schema == nil {
+		return false
+	}
+	ks.Add(r.Keyframe())
+	return true
+}
+
+// Add adds a keyframe taken after the last one.
+func (ks *Keyframes) Add(k *Keyframe) {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	if ks.Interval <= 0 {
+		ks.Interval = 1 << 20
+	}
+	var prev *Keyframe
+	if n := len(ks.list); n > 0 {
+		prev = ks.list[n-1]
+	}
+	k.Bytes = KeyframeBytes(k, prev)
+	ks.list = append(ks.list, k)
+	ks.bytes += k.Bytes
+	ks.next = k.Offset + ks.Interval
+	for ks.Budget > 0 && ks.bytes > ks.Budget && len(ks.list) > 2 {
+		ks.thin()
+		ks.next = k.Offset + ks.Interval
+	}
+}
+
+// thin drops every other keyframe (never the first) and doubles the
+// interval. A dropped keyframe's own nodes pass to the next one kept, so
+// the total shrinks by about the fixed part of each dropped one and the
+// state changed twice within the new interval.
+func (ks *Keyframes) thin() {
+	kept := ks.list[:1]
+	for i := 1; i < len(ks.list); i++ {
+		if i%2 == 0 || i == len(ks.list)-1 {
+			kept = append(kept, ks.list[i])
+		}
+	}
+	for i := len(kept); i < len(ks.list); i++ {
+		ks.list[i] = nil
+	}
+	ks.list = kept
+	ks.bytes = 0
+	for i, k := range ks.list {
+		var prev *Keyframe
+		if i > 0 {
+			prev = ks.list[i-1]
+		}
+		k.Bytes = KeyframeBytes(k, prev)
+		ks.bytes += k.Bytes
+	}
+	ks.Interval *= 2
+}
+
+// Before returns the last keyframe whose next command is at most command
+// (resuming from it decodes command next), or nil.
+func (ks *Keyframes) Before(command int) *Keyframe {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	i := sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Command > command })
+	if i == 0 {
+		return nil
+	}
+	return ks.list[i-1]
+}
+
+// Len is the number of keyframes kept.
+func (ks *Keyframes) Len() int {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	return len(ks.list)
+}
+
+// Bytes is what the keyframes kept hold, as KeyframeBytes estimates it.
+func (ks *Keyframes) Bytes() int64 {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	return ks.bytes
+}
+
+// List returns the keyframes kept, in file order.
+func (ks *Keyframes) List() []*Keyframe {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	return append([]*Keyframe(nil), ks.list...)
+}
