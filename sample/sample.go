@@ -1,8 +1,9 @@
 // Package sample embeds dembug's built-in sample replay: a short,
 // Dota-shaped demo written by engine/writer (writer.Generate) that uses
-// every decoder family Dota 2's decoder choice can give, a nested and a
-// polymorphic serializer, a growing and shrinking variable array, and an
-// entity that is created, updated, leaves and is deleted.
+// every decoder family Dota 2's decoder choice can give, a nested
+// serializer behind a pointer and a vector of them, a growing and
+// shrinking variable array, and an entity that is created, updated, leaves
+// and is deleted. Other parsers read it as a real replay (see interop/).
 // docs/sample-tour.md walks through it tick by tick.
 //
 // Regenerate it with `go generate ./sample`; the test checks that the

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
@@ -63,9 +62,14 @@ func TestSampleDecodesCleanly(t *testing.T) {
 	}
 }
 
-// notInDota are the families that Dota 2's decoder choice never gives
-// (CS2 and Deadlock only), so a Dota-shaped replay cannot hold them.
-var notInDota = []decoder.Family{decoder.FamQAnglePrecise, decoder.FamUnsignedMinusOne, decoder.FamBinaryBlock}
+// notInDota are the families a real Dota replay does not hold: three that
+// Dota 2's decoder choice never gives (CS2 and Deadlock only), and the
+// polymorphic pointer, which Dota's schemas do not use (the CS2 sample
+// carries all four).
+var notInDota = append(slices.Clone(notChosenInDota), decoder.FamPolyPointer)
+
+// notChosenInDota are the families Dota 2's decoder choice never gives.
+var notChosenInDota = []decoder.Family{decoder.FamQAnglePrecise, decoder.FamUnsignedMinusOne, decoder.FamBinaryBlock}
 
 func TestSampleUsesEveryFamily(t *testing.T) {
 	_, msgs := decodeSample(t)
@@ -88,7 +92,7 @@ func TestSampleUsesEveryFamily(t *testing.T) {
 	}
 }
 
-// TestFamiliesOutsideDota shows why notInDota is what it is: the fields
+// TestFamiliesOutsideDota shows why notChosenInDota is what it is: the fields
 // that take those families in CS2 take others in Dota 2.
 func TestFamiliesOutsideDota(t *testing.T) {
 	flat := writer.FlattenedSerializer([]writer.SerializerSpec{{Name: "C", Fields: []writer.FieldSpec{
@@ -106,7 +110,7 @@ func TestFamiliesOutsideDota(t *testing.T) {
 		for _, f := range s.Serializer("C").Fields {
 			fams = append(fams, f.Decoder.Family)
 		}
-		for _, fam := range notInDota {
+		for _, fam := range notChosenInDota {
 			if got := slices.Contains(fams, fam); got != (g != game.Dota2) {
 				t.Errorf("%s: %s chosen: %v (families %v)", g, fam, got, fams)
 			}
@@ -270,17 +274,14 @@ func TestSampleLandmarks(t *testing.T) {
 		t.Error("creeps still live at the end")
 	}
 
-	// The polymorphic pointer switched to its second alternative.
-	rules := r.Entities.Entities[writer.SampleRulesIndex]
-	var mult decoder.Value
-	entity.Walk(rules.Class.Serializer, rules.State, func(name string, _ *schema.Field, v decoder.Value) {
-		if name == "m_pGameRules.m_pGameModeInfo.m_flGoldMultiplier" {
-			mult = v
-		}
-	})
-	mode := rules.State.Kid(0).Get(9) // m_pGameRules → m_pGameModeInfo: which alternative
-	if mode.Int64() != 2 || mult.Kind != decoder.KindFloat || mult.F[0] != 2 {
-		t.Errorf("game mode pointer %v, gold multiplier %v", mode, mult)
+	// Roshan takes damage; every class has a baseline, as in Valve's
+	// files (other parsers stop at a create without one).
+	if hp, ok := field(msgs, writer.SampleRoshanHit, writer.SampleRoshan, "m_iHealth"); !ok || hp.Prev.Int64() != 6000 || hp.Value.Int64() != 5820 {
+		t.Errorf("Roshan's health at tick %d: %v → %v", writer.SampleRoshanHit, hp.Prev, hp.Value)
+	}
+	base := r.Strings.ByName("instancebaseline")
+	if base == nil || len(base.Entries) != len(r.Entities.Classes) || len(r.Entities.Classes)&(len(r.Entities.Classes)-1) == 0 {
+		t.Errorf("%d classes (a power of two?), instancebaseline %+v", len(r.Entities.Classes), base)
 	}
 
 	// The string table update arrived.

@@ -21,13 +21,21 @@ const (
 	SampleCreepLeave = 45    // creep 300 leaves the view
 	SampleLevelUp    = 50    // ROUNDUP and ENCODE_INTEGERS values
 	SampleCreepsGone = 60    // creep 300 deleted by command, 301 by the deletion list
-	SampleGameMode   = 60    // the polymorphic pointer switches alternative
+	SampleRoshanHit  = 75    // Roshan takes damage
 
 	SampleRulesIndex = 1   // CDOTAGamerulesProxy
 	SampleHeroIndex  = 256 // CDOTA_Unit_Hero_Axe
 	SampleCreepA     = 300 // created, updated, leaves, deleted
 	SampleCreepB     = 301 // created, deleted by the deletion list
+	SampleRoshan     = 320 // CDOTA_Unit_Roshan
 	SampleHeroSerial = 7
+
+	// SampleGameDir is the game directory in the file header and
+	// svc_ServerInfo: a dedicated server's path naming the build
+	// (dota_vNNNN), as SourceTV demos carry it; parsers take the build
+	// from it.
+	SampleGameDir = "/opt/srcds/dota_v10000/game/dota"
+	SampleBuild   = 10000
 )
 
 // sampleSerializers is the sample's schema: Dota-shaped classes whose
@@ -50,17 +58,6 @@ func sampleSerializers() []SerializerSpec {
 			Field("m_iStockCount", "int32"),
 			Field("m_fCooldown", "GameTime_t"),
 		}},
-		{Name: "CDOTAGameModeInfo", Fields: []FieldSpec{
-			Field("m_nGameMode", "DOTA_GameMode"),
-		}},
-		{Name: "CDOTAGameModeInfo_AllPick", Fields: []FieldSpec{
-			Field("m_nGameMode", "DOTA_GameMode"),
-			Field("m_flPickTime", "GameTime_t"),
-		}},
-		{Name: "CDOTAGameModeInfo_Turbo", Fields: []FieldSpec{
-			Field("m_nGameMode", "DOTA_GameMode"),
-			Field("m_flGoldMultiplier", "float32").WithBits(8).WithRange(1, 4),
-		}},
 		{Name: "CDOTAGamerules", Fields: []FieldSpec{
 			Field("m_iFoWFrameNumber", "int32"),
 			Field("m_nHeroPickState", "DOTA_HeroPickState"),
@@ -69,10 +66,10 @@ func sampleSerializers() []SerializerSpec {
 			Field("m_iCaptainPlayerIDs", "PlayerID_t[2]"),
 			Field("m_nGameState", "DOTA_GameState"),
 			Field("m_flGameStartTime", "GameTime_t"),
-			Field("m_flRuneTime", "float32"),
+			// No bit count and the full float range: what the engine
+			// writes for an unbounded float; the name makes it a rune time.
+			Field("m_flRuneTime", "float32").WithRange(-math.MaxFloat32, math.MaxFloat32),
 			Field("m_vecItemStockInfo", "CUtlVectorEmbeddedNetworkVar< CDOTA_ItemStockInfo >").WithSerializer("CDOTA_ItemStockInfo", 0),
-			Field("m_pGameModeInfo", "CDOTAGameModeInfo*").WithSerializer("CDOTAGameModeInfo", 0).
-				WithPolymorphic(SerializerRef{"CDOTAGameModeInfo_AllPick", 0}, SerializerRef{"CDOTAGameModeInfo_Turbo", 0}),
 		}},
 		{Name: "CDOTAGamerulesProxy", Fields: []FieldSpec{
 			Field("m_pGameRules", "CDOTAGamerules*").WithSerializer("CDOTAGamerules", 0),
@@ -113,6 +110,14 @@ func sampleSerializers() []SerializerSpec {
 			Field("m_nHeroID", "HeroID_t"),
 			Field("m_vecModifierIDs", "CNetworkUtlVectorBase< uint32 >"),
 		}},
+		{Name: "CDOTA_Unit_Roshan", Fields: []FieldSpec{
+			body,
+			Field("m_flSimulationTime", "float32"),
+			Field("m_iTeamNum", "uint8"),
+			Field("m_iHealth", "int32"),
+			Field("m_iMaxHealth", "int32"),
+			Field("m_iszUnitName", "CUtlSymbolLarge"),
+		}},
 		{Name: "CWorld", Fields: []FieldSpec{
 			Field("m_WorldMins", "Vector"),
 			Field("m_WorldMaxs", "Vector"),
@@ -122,12 +127,15 @@ func sampleSerializers() []SerializerSpec {
 	}
 }
 
-// Class ids in name order, as Valve numbers them.
+// Class ids in name order, as Valve numbers them. Five classes, not a
+// power of two: at a power of two, parsers disagree on the class-id width
+// (floor(log2 n) + 1, Valve's formula, gives one bit more than log2 n).
 var sampleClasses = []messages.Class{
 	{ID: 0, NetworkName: "CDOTAGamerulesProxy"},
 	{ID: 1, NetworkName: "CDOTA_BaseNPC_Creep_Lane"},
 	{ID: 2, NetworkName: "CDOTA_Unit_Hero_Axe"},
-	{ID: 3, NetworkName: "CWorld"},
+	{ID: 3, NetworkName: "CDOTA_Unit_Roshan"},
+	{ID: 4, NetworkName: "CWorld"},
 }
 
 // sampleScript fills a Demo. Field values are set by name; the first
@@ -194,10 +202,10 @@ func Generate() []byte {
 func generateSample() ([]byte, error) {
 	h := messages.FileHeader{
 		DemoFileStamp: container.Magic, NetworkProtocol: 47, ServerName: "dembug sample", ClientName: "SourceTV Demo",
-		MapName: "dota", GameDirectory: "/opt/dembug/dota 2 beta/game/dota", FullpacketsVersion: 2,
-		DemoVersionName: "valve_demo_2", DemoVersionGUID: "64656d62-7567-4000-8000-73616d706c65", BuildNum: 10000,
+		MapName: "dota", GameDirectory: SampleGameDir, FullpacketsVersion: 2,
+		DemoVersionName: "valve_demo_2", DemoVersionGUID: "64656d62-7567-4000-8000-73616d706c65", BuildNum: SampleBuild,
 	}
-	server := messages.ServerInfo{MaxClasses: int32(len(sampleClasses)), MaxClients: 64, TickInterval: 1.0 / 30, GameDir: "dota", MapName: "dota"}
+	server := messages.ServerInfo{MaxClasses: int32(len(sampleClasses)), MaxClients: 64, TickInterval: 1.0 / 30, GameDir: SampleGameDir, MapName: "dota"}
 	d, err := NewDemo(h, server, sampleSerializers(), sampleClasses)
 	if err != nil {
 		return nil, err
@@ -212,14 +220,17 @@ func generateSample() ([]byte, error) {
 	str := decoder.String
 	vec := decoder.Vector
 	const (
-		rules = "CDOTAGamerulesProxy"
-		creep = "CDOTA_BaseNPC_Creep_Lane"
-		hero  = "CDOTA_Unit_Hero_Axe"
-		world = "CWorld"
+		rules  = "CDOTAGamerulesProxy"
+		creep  = "CDOTA_BaseNPC_Creep_Lane"
+		hero   = "CDOTA_Unit_Hero_Axe"
+		roshan = "CDOTA_Unit_Roshan"
+		world  = "CWorld"
 	)
 	heroHandle := sampleHandle(SampleHeroIndex, SampleHeroSerial)
 
-	// Baselines: what a create starts from.
+	// Baselines: what a create starts from, one for every class, as
+	// Valve's servers send them.
+	s.check(d.SetBaseline(d.Class(world), s.ch(world, "m_iszMapName", str("dota"))))
 	s.check(d.SetBaseline(d.Class(rules), s.ch(rules, "m_pGameRules", b(true))))
 	s.check(d.SetBaseline(d.Class(creep), s.ch(creep,
 		"CBodyComponent", b(true), "m_iTeamNum", u(3), "m_iHealth", i(550), "m_iMaxHealth", i(550),
@@ -228,6 +239,9 @@ func generateSample() ([]byte, error) {
 		"CBodyComponent", b(true), "m_iTeamNum", u(2), "m_iHealth", i(620), "m_iMaxHealth", i(620),
 		"m_iCurrentLevel", i(1), "m_iszUnitName", str("npc_dota_hero_axe"),
 		"m_hOwnerEntity", decoder.Handle(decoder.HandleInvalid), "m_bIsIllusion", b(false))))
+	s.check(d.SetBaseline(d.Class(roshan), s.ch(roshan,
+		"CBodyComponent", b(true), "m_iTeamNum", u(4), "m_iHealth", i(6000), "m_iMaxHealth", i(6000),
+		"m_iszUnitName", str("npc_dota_roshan"))))
 	names := &stringtable.Table{Name: "EntityNames", VarintBitCounts: true}
 	namesID, err := d.AddStringTable(names, []stringtable.Entry{
 		{Index: 0, Key: "npc_dota_hero_axe"}, {Index: 1, Key: "npc_dota_creep_badguys_melee"},
@@ -241,12 +255,13 @@ func generateSample() ([]byte, error) {
 	for tick := 0; tick <= SampleLastTick; tick++ {
 		fr := d.Frame()
 		var extra []Inner
-		// Entities go in index order: world 0, rules 1, hero 256, creeps 300, 301.
+		// Entities go in index order: world 0, rules 1, hero 256, creeps
+		// 300, 301, Roshan 320.
 		switch tick {
 		case 0:
 			s.check(fr.Create(0, d.Class(world), 1, s.ch(world,
 				"m_WorldMins", vec(-8288, -8288, -512), "m_WorldMaxs", vec(8288, 8288, 1536),
-				"m_iszMapName", str("dota"), "m_nMapSeed", u(7452108))))
+				"m_nMapSeed", u(7452108))))
 			s.check(fr.Create(SampleRulesIndex, d.Class(rules), 3, s.ch(rules,
 				"m_pGameRules.m_iFoWFrameNumber", i(12),
 				"m_pGameRules.m_nHeroPickState", u(6),
@@ -264,9 +279,6 @@ func generateSample() ([]byte, error) {
 				"m_pGameRules.m_vecItemStockInfo.0001.m_nItemID", u(188),
 				"m_pGameRules.m_vecItemStockInfo.0001.m_iStockCount", i(1),
 				"m_pGameRules.m_vecItemStockInfo.0001.m_fCooldown", f(210),
-				"m_pGameRules.m_pGameModeInfo", i(1),
-				"m_pGameRules.m_pGameModeInfo.m_nGameMode", u(1),
-				"m_pGameRules.m_pGameModeInfo.m_flPickTime", f(30),
 			)))
 			s.check(fr.Create(SampleHeroIndex, d.Class(hero), SampleHeroSerial, s.ch(hero,
 				"CBodyComponent.m_cellX", u(130), "CBodyComponent.m_cellY", u(122), "CBodyComponent.m_cellZ", u(128),
@@ -305,12 +317,6 @@ func generateSample() ([]byte, error) {
 				"m_pGameRules.m_vecItemStockInfo.0002.m_nItemID", u(218),
 				"m_pGameRules.m_vecItemStockInfo.0002.m_iStockCount", i(3),
 				"m_pGameRules.m_vecItemStockInfo.0002.m_fCooldown", f(70),
-			)))
-		case SampleGameMode:
-			s.check(fr.Update(SampleRulesIndex, s.ch(rules,
-				"m_pGameRules.m_pGameModeInfo", i(2),
-				"m_pGameRules.m_pGameModeInfo.m_nGameMode", u(23),
-				"m_pGameRules.m_pGameModeInfo.m_flGoldMultiplier", f(2),
 			)))
 		case 75:
 			s.check(fr.Update(SampleRulesIndex, s.ch(rules,
@@ -390,6 +396,18 @@ func generateSample() ([]byte, error) {
 		case SampleCreepsGone:
 			s.check(fr.Delete(SampleCreepA))
 			s.check(fr.DeleteAtEnd(SampleCreepB))
+		}
+
+		// Roshan: in his pit from the start, hit once.
+		switch tick {
+		case 0:
+			s.check(fr.Create(SampleRoshan, d.Class(roshan), 5, s.ch(roshan,
+				"CBodyComponent.m_cellX", u(121), "CBodyComponent.m_cellY", u(132), "CBodyComponent.m_cellZ", u(129),
+				"CBodyComponent.m_vecX", f(16), "CBodyComponent.m_vecY", f(96), "CBodyComponent.m_vecZ", f(32),
+				"CBodyComponent.m_angRotation", vec(0, 270, 0),
+				"m_flSimulationTime", sampleSimTime(0))))
+		case SampleRoshanHit:
+			s.check(fr.Update(SampleRoshan, s.ch(roshan, "m_iHealth", i(5820), "m_flSimulationTime", sampleSimTime(tick))))
 		}
 		if s.err != nil {
 			return nil, fmt.Errorf("tick %d: %w", tick, s.err)
