@@ -71,6 +71,11 @@ type Table struct {
 	// Snapshot there).
 	OnUpdate func(Resume)
 
+	// OnUpdated, when set, is called after each update of a message is
+	// applied, with a summary a recording decode would give (an index of
+	// the file needs no more); u is reused for the next call.
+	OnUpdated func(u *Updated)
+
 	// FreshPaths makes every update read its field paths afresh instead
 	// of replaying repeated ones from the entity's memos (see memo.go);
 	// tests compare the two.
@@ -88,6 +93,24 @@ type Table struct {
 	fill       updateMemo // what readFields gathers for a memo (memo.go)
 	targetSlab []target   // where memo slots' target buffers are cut from
 	br         bitio.Reader
+	upd        Updated
+}
+
+// Updated summarises one applied update for Table.OnUpdated.
+type Updated struct {
+	Update     int // position in the message
+	Index      int32
+	Op         provenance.Op
+	Entity     *Entity // the entity updated (for a delete, the one deleted); nil for a leave of none
+	Start, End uint    // bit offsets in the message's entity data
+	Fields     int
+	Skipped    bool // the PVS bits said the update carries no fields
+}
+
+// updated calls OnUpdated.
+func (t *Table) updated(u int, idx int32, op provenance.Op, e *Entity, start, end uint, fields int, skipped bool) {
+	t.upd = Updated{Update: u, Index: idx, Op: op, Entity: e, Start: start, End: end, Fields: fields, Skipped: skipped}
+	t.OnUpdated(&t.upd)
 }
 
 // NewTable returns an empty table.
@@ -313,6 +336,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 					}
 					res.Fields += int(h.count)
 					t.Stats.Fields += int64(h.count)
+					if t.OnUpdated != nil {
+						t.updated(u, idx, provenance.Update, e, start, r.Pos(), int(h.count), false)
+					}
 					continue
 				}
 			}
@@ -335,7 +361,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			eu = &rec.Updates[len(rec.Updates)-1]
 		}
 		var e *Entity
-		withFields := false
+		withFields, skipped, op := false, false, provenance.Update
 		switch {
 		case cmd&1 == 0 && cmd&2 != 0: // create
 			classID := int32(r.Bits(t.ClassIDBits))
@@ -357,6 +383,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			}
 			tok := newOwner()
 			e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(tok), Active: true, owner: tok}
+			op = provenance.Create
 			t.Entities[index] = e
 			withFields = true
 			if eu != nil {
@@ -370,7 +397,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			e.Active = true
 			withFields = true
 			if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
-				withFields = false
+				withFields, skipped = false, true
 				if eu != nil {
 					eu.Skipped = true
 				}
@@ -380,10 +407,12 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			if e != nil {
 				e.Active = false
 			}
+			op = provenance.Leave
 			if eu != nil {
 				eu.Op = provenance.Leave
 			}
 			if cmd&2 != 0 {
+				op = provenance.Delete
 				t.Entities[index] = nil
 				if eu != nil {
 					eu.Op = provenance.Delete
@@ -402,12 +431,12 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		t.Stats.Updates++
 		res.Updates++
+		nf := 0
 		if withFields {
 			update := -1 // index of this update's record
 			if rec != nil {
 				update = len(rec.Updates) - 1
 			}
-			var nf int
 			var err error
 			if cmd&2 != 0 { // a create's paths do not repeat: no memo
 				nf, err = t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
@@ -422,6 +451,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		if eu != nil {
 			eu.End = r.Pos()
+		}
+		if t.OnUpdated != nil {
+			t.updated(u, index, op, e, start, r.Pos(), nf, skipped)
 		}
 	}
 	// Delta messages end with a list of explicit deletions: a count, then
