@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/replay"
@@ -22,17 +23,33 @@ func runTo(data []byte, tick int64, a schema.Aliases) (*replay.Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	var game inGame
 	for {
-		if next, ok := r.NextTick(); tick >= 0 && ok && int64(next) > tick {
+		if next, ok := r.NextTick(); tick >= 0 && ok && bool(game) && int64(next) > tick {
 			return r, nil
 		}
-		_, err := r.Step()
+		c, err := r.Step()
 		if err == io.EOF {
 			return r, nil
 		}
 		if err != nil {
 			return r, err
 		}
+		game.after(c.Kind)
+	}
+}
+
+// inGame says whether the game's commands have begun: a tick bounds a
+// decode only from there, as the signon commands of a client's POV demo
+// carry a tick later than the game's first ones (4005 where the game
+// starts at 1900).
+type inGame bool
+
+// after notes a decoded command: DEM_SyncTick ends the signon; a packet
+// or full packet is in game too (a file without a sync tick).
+func (g *inGame) after(k container.Kind) {
+	if k == container.SyncTick || k == container.Packet || k == container.FullPacket {
+		*g = true
 	}
 }
 
@@ -52,14 +69,14 @@ func WriteEntities(w io.Writer, t *entity.Table) error {
 		line = strconv.AppendQuote(line, e.Class.Name)
 		line = append(line, `,"fields":{`...)
 		first := true
-		entity.Walk(e.Class.Serializer, e.State, func(name string, _ *schema.Field, v decoder.Value) {
+		entity.Walk(e.Class.Serializer, e.State, func(name string, f *schema.Field, v decoder.Value) {
 			if !first {
 				line = append(line, ',')
 			}
 			first = false
 			line = strconv.AppendQuote(line, name)
 			line = append(line, ':')
-			line = v.AppendJSON(line)
+			line = appendValue(line, v, valueDecoder(f, name))
 		})
 		line = append(line, "}}\n"...)
 		if _, err := bw.Write(line); err != nil {

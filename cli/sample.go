@@ -2,11 +2,18 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
+
+// isTerminal says whether w is a terminal (binary output there is refused).
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
 
 func sampleCmd() *cobra.Command {
 	var out string
@@ -21,7 +28,7 @@ func sampleCmd() *cobra.Command {
 			}
 			if out == "" || out == "-" {
 				w := cmd.OutOrStdout()
-				if f, ok := w.(*os.File); ok && out == "" && term.IsTerminal(f.Fd()) {
+				if out == "" && isTerminal(w) {
 					return fmt.Errorf("the sample is a binary file: write it with -o FILE (or redirect standard output, or -o -)")
 				}
 				_, err := w.Write(data)

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dembug/dembug/sample"
@@ -25,5 +27,24 @@ func TestSampleCommandWritesTheSample(t *testing.T) {
 	res, _ := Check(path, data)
 	if res.Error != "" || res.Misaligned != 0 || res.EntityUpdates == 0 {
 		t.Fatalf("sample does not check clean: %+v", res)
+	}
+}
+
+// dembug sample without -o refuses to write binary into a terminal; -o -
+// or a redirect writes it.
+func TestSampleRefusesATerminal(t *testing.T) {
+	SetSample(sample.Replay)
+	defer func(f func(io.Writer) bool) { isTerminal = f }(isTerminal)
+	isTerminal = func(io.Writer) bool { return true }
+	out, _, err := runDembug("sample")
+	if err == nil || !strings.Contains(err.Error(), "-o FILE") || out != "" {
+		t.Fatalf("sample to a terminal: err %v, %d bytes written", err, len(out))
+	}
+	if out, _, err := runDembug("sample", "-o", "-"); err != nil || out != string(sample.Replay) {
+		t.Fatalf("sample -o -: err %v, %d bytes", err, len(out))
+	}
+	isTerminal = func(io.Writer) bool { return false }
+	if out, _, err := runDembug("sample"); err != nil || out != string(sample.Replay) {
+		t.Fatalf("sample redirected: err %v, %d bytes", err, len(out))
 	}
 }

@@ -93,7 +93,7 @@ func WriteSchema(w io.Writer, s *schema.Schema, filter string) int {
 
 func schemaCmd() *cobra.Command {
 	var class string
-	var diff bool
+	var diff, asJSON bool
 	var as []string
 	cmd := &cobra.Command{
 		Use:   "schema FILE [--class NAME] | schema --diff OLD.dem NEW.dem",
@@ -120,10 +120,14 @@ func schemaCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if WriteSchema(cmd.OutOrStdout(), r.Schema, class) == 0 {
+			write := WriteSchema
+			if asJSON {
+				write = WriteSchemaJSON
+			}
+			if write(cmd.OutOrStdout(), r.Schema, class) == 0 {
 				return fmt.Errorf("no serializer matches %q", class)
 			}
-			if class == "" {
+			if class == "" && !asJSON {
 				WriteUnknowns(cmd.OutOrStdout(), r.Schema)
 			}
 			return nil
@@ -131,6 +135,7 @@ func schemaCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
 	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per serializer: fields with type, encoder, bit_count, low, high, flags, model, family, decoder")
 	addAsFlag(cmd, &as)
 	return cmd
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -70,6 +71,7 @@ func WriteStats(w io.Writer, r *replay.Replay) {
 
 func statsCmd() *cobra.Command {
 	var as []string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stats FILE",
 		Short: "Decoder-family table: fields per decoder in the schema, decoder calls over the file, share of calls",
@@ -84,7 +86,12 @@ func statsCmd() *cobra.Command {
 				return err
 			}
 			r, runErr := runTo(data, -1, aliases)
-			if r != nil && r.Schema != nil {
+			switch {
+			case r == nil || r.Schema == nil:
+			case asJSON:
+				b, _ := json.Marshal(StatsOf(r))
+				fmt.Fprintln(cmd.OutOrStdout(), string(b))
+			default:
 				WriteStats(cmd.OutOrStdout(), r)
 			}
 			if runErr != nil {
@@ -94,5 +101,6 @@ func statsCmd() *cobra.Command {
 		},
 	}
 	addAsFlag(cmd, &as)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: families [{family, name, fields, calls, share}], totals, unknown names")
 	return cmd
 }

@@ -77,7 +77,12 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 			}
 		}
 	}
-	if err := r.Run(func(c *container.Command) bool { return int64(c.Tick) > tick }); err != nil {
+	var game inGame
+	if err := r.Run(func(c *container.Command) bool {
+		past := bool(game) && int64(c.Tick) > tick // (DEM_SyncTick carries the signon's tick)
+		game.after(c.Kind)
+		return past
+	}); err != nil {
 		return err
 	}
 	// Nothing printed is an answer too, and it says why.
@@ -122,12 +127,16 @@ func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate,
 	b = strconv.AppendQuote(b, vt)
 	b = append(b, `,"decoder":`...)
 	b = strconv.AppendQuote(b, f.Decoder.Describe())
-	b = append(b, `,"bit_offset":`...)
+	b = append(b, `,"family":"`...)
+	b = append(b, f.Decoder.Family.ID()...)
+	b = append(b, `","bit_offset":`...)
 	b = strconv.AppendUint(b, uint64(f.Start), 10)
+	b = append(b, `,"at":`...)
+	b = appendAt(b, f.Start)
 	b = append(b, `,"bits":`...)
 	b = strconv.AppendUint(b, uint64(f.Bits), 10)
 	b = append(b, `,"value":`...)
-	b = f.Value.AppendJSON(b)
+	b = appendValue(b, f.Value, f.Decoder)
 	if inBaseline {
 		b = append(b, `,"in":"baseline"`...)
 	}

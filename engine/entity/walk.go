@@ -50,12 +50,19 @@ func walk(ser *schema.Serializer, node *Node, prefix []byte, visit Visit) {
 			}
 			walk(next, kid, append(name, '.'), visit)
 		case schema.VariableArray, schema.VariableTable:
-			if v.Kind == decoder.KindNone {
+			kid := node.Kid(i)
+			var n int
+			switch {
+			case v.Kind != decoder.KindNone:
+				visit(string(name), f, v)
+				n = int(min(v.U, MaxArrayLen))
+			case f.Model == schema.VariableTable && f.Type.Count > 0 && kid != nil:
+				// A fixed-count struct array (T[N]): Valve sends no
+				// length, only its elements' fields.
+				n = min(len(kid.Kids), f.Type.Count)
+			default:
 				continue
 			}
-			visit(string(name), f, v)
-			kid := node.Kid(i)
-			n := int(min(v.U, MaxArrayLen))
 			for k := 0; k < n && kid != nil; k++ {
 				en := appendIndex(name, int32(k))
 				if f.Model == schema.VariableArray {
