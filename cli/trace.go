@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
@@ -29,6 +32,9 @@ type TraceOptions struct {
 	// the class's instance baseline ("in":"baseline", bit offsets from
 	// the baseline's first bit).
 	Baselines bool
+	// Explain adds to each object the decoder's walk-through of the read
+	// (decoder.Explain): an "explain" list of steps.
+	Explain bool
 }
 
 // TraceWith is Trace with options.
@@ -49,7 +55,7 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 		}
 		return nil
 	}
-	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
+	r.Hooks.Entities = func(loc replay.Location, pe *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
 		if m == nil {
 			return
 		}
@@ -65,14 +71,22 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 			printed++
 			if o.Baselines && u.Op == provenance.Create {
 				if b, _ := r.Entities.RecordBaseline(u.ClassID); b != nil {
+					var data []byte
+					if o.Explain {
+						data = r.Entities.Baseline(u.ClassID)
+					}
 					for i := range b.Fields {
-						line = appendTraceField(line[:0], loc, u, &b.Fields[i], true)
+						line = appendTraceField(line[:0], loc, u, &b.Fields[i], true, data)
 						bw.Write(line)
 					}
 				}
 			}
+			var data []byte
+			if o.Explain {
+				data = pe.EntityData
+			}
 			for _, f := range m.Fields[u.FirstField : u.FirstField+u.NumFields] {
-				line = appendTraceField(line[:0], loc, u, &f, false)
+				line = appendTraceField(line[:0], loc, u, &f, false, data)
 				bw.Write(line)
 			}
 		}
@@ -99,7 +113,9 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	return nil
 }
 
-func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool) []byte {
+// appendTraceField writes one read as a JSON object; with data (the bytes
+// the read's offsets count in) its walk-through as well.
+func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
 	b = append(b, `{"tick":`...)
 	b = strconv.AppendInt(b, int64(loc.Tick), 10)
 	b = append(b, `,"command":`...)
@@ -140,15 +156,61 @@ func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate,
 	if inBaseline {
 		b = append(b, `,"in":"baseline"`...)
 	}
+	if data != nil {
+		b = appendExplain(b, f, data)
+	}
 	return append(b, "}\n"...)
+}
+
+// appendExplain writes the read's steps: `,"explain":[{"kind":"bits",
+// "label":…,"bit_offset":…,"at":…,"bits":…,"raw":…,"text":…}, {"kind":"math",
+// "label":…,"text":…}, …]`. A read with no decoder has none.
+func appendExplain(b []byte, f *provenance.Field, data []byte) []byte {
+	b = append(b, `,"explain":[`...)
+	if f.Decoder != nil {
+		var r bitio.Reader
+		r.Reset(data)
+		r.Seek(f.Start)
+		_, steps := f.Decoder.Explain(&r)
+		for i, s := range steps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"kind":`...)
+			b = appendJSONString(b, s.Kind.String())
+			b = append(b, `,"label":`...)
+			b = appendJSONString(b, s.Label)
+			if s.Kind == decoder.StepBits {
+				b = append(b, `,"bit_offset":`...)
+				b = strconv.AppendUint(b, uint64(s.Span.Start), 10)
+				b = append(b, `,"at":`...)
+				b = appendAt(b, s.Span.Start)
+				b = append(b, `,"bits":`...)
+				b = strconv.AppendUint(b, uint64(s.Span.Bits), 10)
+				b = append(b, `,"raw":`...)
+				b = appendJSONString(b, s.Raw)
+			}
+			if s.Text != "" {
+				b = append(b, `,"text":`...)
+				b = appendJSONString(b, s.Text)
+			}
+			b = append(b, '}')
+		}
+	}
+	return append(b, ']')
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
 }
 
 func traceCmd() *cobra.Command {
 	var tick, ent int64
 	var as []string
-	var baselines bool
+	var baselines, explain bool
 	cmd := &cobra.Command{
-		Use:   "trace FILE --tick N [--entity I]",
+		Use:   "trace FILE --tick N [--entity I] [--baselines] [--explain]",
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -160,7 +222,7 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines}); err != nil {
+			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			return nil
@@ -169,6 +231,7 @@ func traceCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&tick, "tick", 0, "demo tick to trace")
 	cmd.Flags().Int64Var(&ent, "entity", -1, "only this entity index")
 	cmd.Flags().BoolVar(&baselines, "baselines", false, "also print each created entity's baseline reads (\"in\":\"baseline\", offsets inside the baseline)")
+	cmd.Flags().BoolVar(&explain, "explain", false, "add each read's walk-through from its bits to its value (an \"explain\" list of steps)")
 	addAsFlag(cmd, &as)
 	cmd.MarkFlagRequired("tick")
 	return cmd

@@ -153,24 +153,3 @@ func TestExplainSayThatBitsDisagree(t *testing.T) {
 	in.Rec.Fields[0].Bits = 12 // the record claims more bits than a re-read uses
 	requireLines(t, explainText(Explain(in)), "re-reading used 8 bits, the decode used 12")
 }
-
-func TestFlagChanges(t *testing.T) {
-	for _, tc := range []struct {
-		flags     int32
-		low, high float32
-		want      string
-	}{
-		{decoder.QuantRoundDown, 0, 256, "flags ROUNDDOWN → dropped at set-up: low already exact"},
-		{decoder.QuantEncodeZero, 0, 100, "ENCODE_ZERO"},
-		{decoder.QuantEncodeZero, 5, 100, "0 is outside the range"},
-		{decoder.QuantEncodeIntegers | decoder.QuantRoundDown, 0, 100, "ENCODE_INTEGERS overrides it"},
-	} {
-		q, err := decoder.NewQuantized(10, tc.flags, tc.low, true, tc.high, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := quantSetup(&q); !strings.Contains(got, tc.want) {
-			t.Errorf("flags %d over %g…%g: %q lacks %q", tc.flags, tc.low, tc.high, got, tc.want)
-		}
-	}
-}

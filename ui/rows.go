@@ -26,7 +26,7 @@ func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int) []views.F
 			typ = f.Schema.VarType
 		}
 		rows[i] = views.FieldRow{
-			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: ShortDecoder(f.Decoder),
+			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: f.Decoder.Short(),
 			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(),
 			Sev: severity(rep.FieldAnomalies(first, i)),
 		}
@@ -169,16 +169,16 @@ func modelDetail(f *schema.Field) string {
 func modelOnly(f *schema.Field) string {
 	switch f.Model {
 	case schema.Simple:
-		return "simple · " + ShortDecoder(f.Decoder)
+		return "simple · " + f.Decoder.Short()
 	case schema.FixedArray:
-		return fmt.Sprintf("array[%d] · %s", f.Type.Count, ShortDecoder(f.Decoder))
+		return fmt.Sprintf("array[%d] · %s", f.Type.Count, f.Decoder.Short())
 	case schema.FixedTable:
 		if len(f.Polymorphic) > 0 {
 			return fmt.Sprintf("pointer (%d kinds)", len(f.Polymorphic))
 		}
 		return "pointer · presence bit"
 	case schema.VariableArray:
-		return "vector · " + ShortDecoder(f.Elem)
+		return "vector · " + f.Elem.Short()
 	case schema.VariableTable:
 		return "vector of tables"
 	}

@@ -66,22 +66,6 @@ type whatIfMsg struct {
 
 // --- the picker ------------------------------------------------------------
 
-// decoderLabel describes a decoder compactly: as Describe, without the
-// schema's side of a quantized float.
-func decoderLabel(d *decoder.Decoder) string {
-	switch {
-	case d.Family == decoder.FamQuantized && d.Q != nil:
-		s := fmt.Sprintf("quantized float: %d bits, %s … %s", d.Q.Bits, g(float64(d.Q.Low)), g(float64(d.Q.High)))
-		if d.Q.Flags != 0 {
-			s += ", " + decoder.FlagNames(d.Q.Flags)
-		}
-		return s
-	case d.Family == decoder.FamVector && d.Elem != nil:
-		return fmt.Sprintf("vector of %d × %s", d.Components, decoderLabel(d.Elem))
-	}
-	return d.Describe()
-}
-
 // newPicker lists the choices for field fi of update u of a decoded message.
 func newPicker(d *session.Detail, u, fi int) *picker {
 	up := &d.Rec.Updates[u]
@@ -92,12 +76,12 @@ func newPicker(d *session.Detail, u, fi int) *picker {
 	}
 	cur := ""
 	if f.Decoder != nil {
-		cur = decoderLabel(f.Decoder)
+		cur = f.Decoder.Label()
 	}
 	p.cur = cur
 	seen := map[string]bool{}
 	addDec := func(dec *decoder.Decoder) {
-		desc := decoderLabel(dec)
+		desc := dec.Label()
 		if seen[desc] {
 			return
 		}
@@ -396,7 +380,7 @@ func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 		}
 		r.Path, r.Name = shown.Path.String(), shown.Name
 		if (wi.showOrig && of != nil) || (!wi.showOrig && wf != nil) {
-			r.Decoder, r.Offset, r.Bits = ShortDecoder(shown.Decoder), bitio.Offset(shown.Start), shown.Bits
+			r.Decoder, r.Offset, r.Bits = shown.Decoder.Short(), bitio.Offset(shown.Start), shown.Bits
 		}
 	}
 	return rows

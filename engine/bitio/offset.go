@@ -25,3 +25,24 @@ func Size(bits uint) string {
 	}
 	return unit(by, "byte", "bytes") + " " + unit(bi, "bit", "bits")
 }
+
+// Spell writes n bits of v (n ≤ 64) in reading order, the first bit read
+// first: how dembug shows raw bits.
+func Spell(v uint64, n uint) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0' + byte(v>>uint(i)&1)
+	}
+	return string(b)
+}
+
+// Span is a run of bits: where it starts and how many bits it holds.
+type Span struct {
+	Start, Bits uint
+}
+
+// End is the bit after the span.
+func (s Span) End() uint { return s.Start + s.Bits }
+
+// String is "0x1a.3 +5 bits": the start, then the length.
+func (s Span) String() string { return Offset(s.Start) + " +" + Size(s.Bits) }

@@ -5,7 +5,6 @@
 package decoder
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/dembug/dembug/engine/bitio"
@@ -40,39 +39,6 @@ const (
 	FamBinaryBlock                    // varint byte count, then that many bytes
 	famCount
 )
-
-var familyNames = [famCount]string{
-	FamUnsigned:         "unsigned varint",
-	FamDefault:          "default (unsigned varint)",
-	FamUnsigned64:       "64-bit varint",
-	FamSigned:           "signed varint",
-	FamSigned64:         "signed 64-bit varint",
-	FamBool:             "boolean",
-	FamFixed64:          "fixed 64-bit",
-	FamNoScale:          "raw 32-bit float",
-	FamQuantized:        "quantized float",
-	FamCoord:            "coord",
-	FamSimTime:          "simulation time",
-	FamRuneTime:         "rune time",
-	FamNormal:           "normal vector",
-	FamQAnglePitchYaw:   "angle (pitch/yaw)",
-	FamQAngleBits:       "angle (n-bit)",
-	FamQAngleCoord:      "angle (coord form)",
-	FamQAnglePrecise:    "angle (precise)",
-	FamVector:           "vector",
-	FamString:           "string",
-	FamHandle:           "handle",
-	FamUnsignedMinusOne: "unsigned varint − 1",
-	FamPolyPointer:      "polymorphic pointer",
-	FamBinaryBlock:      "binary block",
-}
-
-func (f Family) String() string {
-	if f < famCount {
-		return familyNames[f]
-	}
-	return fmt.Sprintf("family(%d)", uint8(f))
-}
 
 // Families lists every family, in table order.
 func Families() []Family {
@@ -312,27 +278,6 @@ func normal(r *bitio.Reader) Value {
 		z = -z
 	}
 	return Value{Kind: KindVector, N: 3, F: [4]float64{float64(x), float64(y), float64(z)}}
-}
-
-// Describe says what the decoder reads, with its parameters after set-up:
-// "quantized float: 13 bits, 0 … 255.96875, flags none (schema ROUNDDOWN)".
-func (d *Decoder) Describe() string {
-	switch d.Family {
-	case FamQuantized:
-		q := d.Q
-		s := fmt.Sprintf("quantized float: %d bits, %g … %g, flags %s", q.Bits, q.Low, q.High, FlagNames(q.Flags))
-		if uint32(q.SchemaFlags) != q.Flags || uint32(q.SchemaBits) != q.Bits {
-			s += fmt.Sprintf(" (schema: %d bits, %g … %g, flags %s)", q.SchemaBits, q.SchemaLow, q.SchemaHigh, FlagNames(uint32(q.SchemaFlags)))
-		}
-		return s
-	case FamQAnglePitchYaw, FamQAngleBits:
-		return fmt.Sprintf("%s: %d bits per angle", d.Family, d.Bits)
-	case FamVector:
-		return fmt.Sprintf("vector of %d × %s", d.Components, d.Elem.Describe())
-	case FamSimTime:
-		return fmt.Sprintf("simulation time: varint ticks × %g s", d.TickInterval)
-	}
-	return d.Family.String()
 }
 
 // IsFloat reports whether the family yields a scalar float.

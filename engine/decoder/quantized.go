@@ -3,7 +3,6 @@ package decoder
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Quantized-float flags as the schema's encode_flags carries them.
@@ -204,24 +203,4 @@ func (q *Quantized) fromWindow(w uint64) (float64, uint) {
 func (q *Quantized) FromRaw(raw uint32) float64 {
 	lo, hi := float64(q.Low), float64(q.High)
 	return lo + (hi-lo)*float64(raw)/float64(q.Steps())
-}
-
-// FlagNames spells flags out, e.g. "ROUNDDOWN|ENCODE_ZERO" or "none".
-func FlagNames(flags uint32) string {
-	var parts []string
-	for _, f := range [...]struct {
-		bit  uint32
-		name string
-	}{{QuantRoundDown, "ROUNDDOWN"}, {QuantRoundUp, "ROUNDUP"}, {QuantEncodeZero, "ENCODE_ZERO"}, {QuantEncodeIntegers, "ENCODE_INTEGERS"}} {
-		if flags&f.bit != 0 {
-			parts = append(parts, f.name)
-		}
-	}
-	if flags&^15 != 0 {
-		parts = append(parts, fmt.Sprintf("0x%x", flags&^15))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, "|")
 }
