@@ -63,7 +63,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), statsCmd(), schemaCmd(), sampleCmd())
+	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), compareCmd(), statsCmd(), schemaCmd(), sampleCmd())
 	return root
 }
 

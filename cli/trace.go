@@ -35,6 +35,9 @@ type TraceOptions struct {
 	// Explain adds to each object the decoder's walk-through of the read
 	// (decoder.Explain): an "explain" list of steps.
 	Explain bool
+	// AllTicks traces every tick (tick is ignored): a whole-file trace to
+	// compare a parser's own against.
+	AllTicks bool
 }
 
 // TraceWith is Trace with options.
@@ -50,7 +53,7 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	printed, seenMsgs := 0, 0
 	var seen []int32 // entities the tick's messages update
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if int64(loc.Tick) == tick {
+		if o.AllTicks || int64(loc.Tick) == tick {
 			return &rec
 		}
 		return nil
@@ -95,9 +98,18 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	if err := r.Run(func(c *container.Command) bool {
 		past := bool(game) && int64(c.Tick) > tick // (DEM_SyncTick carries the signon's tick)
 		game.after(c.Kind)
-		return past
+		return past && !o.AllTicks
 	}); err != nil {
 		return err
+	}
+	if o.AllTicks {
+		if seenMsgs == 0 {
+			return fmt.Errorf("no packet-entities message in the file")
+		}
+		if printed == 0 && entityIndex >= 0 {
+			return fmt.Errorf("entity %d is never updated", entityIndex)
+		}
+		return nil
 	}
 	// Nothing printed is an answer too, and it says why.
 	switch {
@@ -208,12 +220,15 @@ func appendJSONString(b []byte, s string) []byte {
 func traceCmd() *cobra.Command {
 	var tick, ent int64
 	var as []string
-	var baselines, explain bool
+	var baselines, explain, allTicks bool
 	cmd := &cobra.Command{
-		Use:   "trace FILE --tick N [--entity I] [--baselines] [--explain]",
+		Use:   "trace FILE (--tick N | --all-ticks) [--entity I] [--baselines] [--explain]",
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !allTicks && !cmd.Flags().Changed("tick") {
+				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
+			}
 			data, err := readFile(args[0])
 			if err != nil {
 				return err
@@ -222,7 +237,7 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain}); err != nil {
+			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			return nil
@@ -232,7 +247,7 @@ func traceCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&ent, "entity", -1, "only this entity index")
 	cmd.Flags().BoolVar(&baselines, "baselines", false, "also print each created entity's baseline reads (\"in\":\"baseline\", offsets inside the baseline)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "add each read's walk-through from its bits to its value (an \"explain\" list of steps)")
+	cmd.Flags().BoolVar(&allTicks, "all-ticks", false, "trace every tick of the file (a whole-file trace for compare)")
 	addAsFlag(cmd, &as)
-	cmd.MarkFlagRequired("tick")
 	return cmd
 }

@@ -1,0 +1,323 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/compare"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// traceLines is dembug's own whole-file trace of a replay, one object per
+// line, numbers kept as written.
+func traceLines(t testing.TB, data []byte, baselines bool) []map[string]any {
+	t.Helper()
+	var b bytes.Buffer
+	if err := TraceWith(&b, data, 0, -1, TraceOptions{AllTicks: true, Baselines: baselines}); err != nil {
+		t.Fatal(err)
+	}
+	var lines []map[string]any
+	for _, l := range bytes.Split(bytes.TrimSpace(b.Bytes()), []byte("\n")) {
+		d := json.NewDecoder(bytes.NewReader(l))
+		d.UseNumber()
+		var m map[string]any
+		if err := d.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, m)
+	}
+	return lines
+}
+
+func encodeLines(t testing.TB, lines []map[string]any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	for _, l := range lines {
+		j, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+func num(t testing.TB, l map[string]any, key string) int64 {
+	t.Helper()
+	n, err := l[key].(json.Number).Int64()
+	if err != nil {
+		t.Fatalf("%s: %v", key, err)
+	}
+	return n
+}
+
+func compareLines(t testing.TB, data []byte, lines []map[string]any) compare.Result {
+	t.Helper()
+	res, err := CompareFiles(data, bytes.NewReader(encodeLines(t, lines)), schema.Aliases{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// sameMessage reports whether two trace lines read from one message (and
+// both outside baselines).
+func sameMessage(t testing.TB, a, b map[string]any) bool {
+	return num(t, a, "tick") == num(t, b, "tick") && num(t, a, "command") == num(t, b, "command") &&
+		num(t, a, "message") == num(t, b, "message") && a["in"] == nil && b["in"] == nil
+}
+
+// pick is the index of a read in the middle of the trace, outside
+// baselines, with an integer value read by a varint, followed by at least
+// five more reads in its message.
+func pick(t testing.TB, lines []map[string]any) int {
+	t.Helper()
+	for k := len(lines) / 2; k+5 < len(lines); k++ {
+		l := lines[k]
+		if l["in"] != nil || l["decoder"] != "unsigned varint" || !sameMessage(t, l, lines[k+5]) {
+			continue
+		}
+		if _, ok := l["value"].(json.Number); ok {
+			return k
+		}
+	}
+	t.Fatal("no read to change")
+	return 0
+}
+
+func wantFirst(t *testing.T, res compare.Result, what compare.What, line map[string]any) *compare.Difference {
+	t.Helper()
+	d := res.First
+	if d == nil {
+		t.Fatalf("no difference found, want %s", what)
+	}
+	if d.What != what || d.Tick != num(t, line, "tick") || int64(d.Entity) != num(t, line, "entity") || d.Field != line["name"] {
+		t.Fatalf("first difference %s at tick %d entity %d %s, want %s at tick %v entity %v %v",
+			d.What, d.Tick, d.Entity, d.Field, what, line["tick"], line["entity"], line["name"])
+	}
+	return d
+}
+
+// Each shared game's untouched trace (with baselines) compares equal.
+func TestCompareUntouchedTraceIsEqual(t *testing.T) {
+	for _, g := range testreplays.Games {
+		_, data := testreplays.Read(t, g)
+		lines := traceLines(t, data, true)
+		res := compareLines(t, data, lines)
+		if !res.Same() || res.Compared != len(lines) || res.Equal != len(lines) || res.Missing+res.Extra != 0 {
+			t.Fatalf("%s: untouched trace: %s (first %+v)", g, CompareSummary(&res), res.First)
+		}
+	}
+}
+
+func TestCompareFindsBitCountOffByOne(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	lines := traceLines(t, data, true)
+	k := pick(t, lines)
+	// Their parser reads one bit too many here, so every later read of the
+	// message starts a bit later.
+	lines[k]["bits"] = json.Number(strconv.FormatInt(num(t, lines[k], "bits")+1, 10))
+	shifted := 0
+	for j := k + 1; j < len(lines) && sameMessage(t, lines[k], lines[j]); j++ {
+		lines[j]["bit_offset"] = json.Number(strconv.FormatInt(num(t, lines[j], "bit_offset")+1, 10))
+		shifted++
+	}
+	res := compareLines(t, data, lines)
+	d := wantFirst(t, res, compare.Bits, lines[k])
+	if d.Theirs.Line != k+1 || d.Theirs.Bits != d.Ours.Bits+1 {
+		t.Fatalf("line %d bits %d, ours %d; want line %d", d.Theirs.Line, d.Theirs.Bits, d.Ours.Bits, k+1)
+	}
+	if res.Counts[compare.Bits] != 1 || res.Counts[compare.Offset] != shifted || len(res.All) != shifted+1 {
+		t.Fatalf("counts %v, want bits 1 offset %d", res.Counts, shifted)
+	}
+	ours, theirs := d.ReadBits(64)
+	if len(theirs) != len(ours)+1 || !strings.HasPrefix(theirs, ours) {
+		t.Fatalf("read bits ours %q theirs %q", ours, theirs)
+	}
+}
+
+func TestCompareFindsWrongValue(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	lines := traceLines(t, data, true)
+	k := pick(t, lines)
+	lines[k]["value"] = json.Number(strconv.FormatInt(num(t, lines[k], "value")+1, 10))
+	res := compareLines(t, data, lines)
+	d := wantFirst(t, res, compare.Value, lines[k])
+	if d.Theirs.Line != k+1 || len(res.All) != 1 {
+		t.Fatalf("line %d, %d differences; want line %d alone", d.Theirs.Line, len(res.All), k+1)
+	}
+}
+
+func TestCompareFindsMissingRead(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	lines := traceLines(t, data, false)
+	k := pick(t, lines)
+	gone := lines[k]
+	lines = append(lines[:k:k], lines[k+1:]...)
+	res := compareLines(t, data, lines)
+	d := wantFirst(t, res, compare.Missing, gone)
+	if d.Theirs != nil || d.Ours.Offset != num(t, gone, "bit_offset") || res.Missing != 1 || len(res.All) != 1 {
+		t.Fatalf("missing %+v, %d differences", d.Ours, len(res.All))
+	}
+}
+
+func TestCompareFindsExtraRead(t *testing.T) {
+	_, data := testreplays.Read(t, "deadlock")
+	lines := traceLines(t, data, true)
+	k := pick(t, lines)
+	extra := map[string]any{}
+	for key, v := range lines[k] {
+		extra[key] = v
+	}
+	extra["name"], extra["path"] = "m_nNotAField", []any{json.Number("999")}
+	lines = append(lines[:k+1:k+1], append([]map[string]any{extra}, lines[k+1:]...)...)
+	res := compareLines(t, data, lines)
+	d := wantFirst(t, res, compare.Extra, extra)
+	if d.Ours != nil || d.Theirs.Line != k+2 || res.Extra != 1 || len(res.All) != 1 {
+		t.Fatalf("extra at line %d, %d differences; want line %d alone", d.Theirs.Line, len(res.All), k+2)
+	}
+}
+
+func TestCompareFindsReadsOutOfOrder(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	lines := traceLines(t, data, false)
+	k := pick(t, lines)
+	first := lines[k]
+	lines[k], lines[k+1] = lines[k+1], lines[k]
+	res := compareLines(t, data, lines)
+	wantFirst(t, res, compare.Order, first)
+	if len(res.All) != 1 {
+		t.Fatalf("%d differences, want 1", len(res.All))
+	}
+}
+
+// A parser that computes floats in float32 is not wrong: every float and
+// vector written at float32 precision still compares equal; a value off by
+// more does not.
+func TestCompareToleratesFloat32Rounding(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	lines := traceLines(t, data, true)
+	round := func(v any) (any, bool) {
+		n, ok := v.(json.Number)
+		if !ok || !strings.ContainsAny(string(n), ".e") {
+			return v, false
+		}
+		f, _ := n.Float64()
+		r := json.Number(strconv.FormatFloat(float64(float32(f)), 'g', -1, 32))
+		return r, r != n
+	}
+	changed, firstFloat := 0, -1
+	for k, l := range lines {
+		switch v := l["value"].(type) {
+		case json.Number:
+			if r, ok := round(v); ok {
+				l["value"] = r
+				changed++
+				if firstFloat < 0 && l["in"] == nil {
+					firstFloat = k
+				}
+			}
+		case []any:
+			for i := range v {
+				if r, ok := round(v[i]); ok {
+					v[i] = r
+					changed++
+				}
+			}
+		}
+	}
+	if changed < 100 || firstFloat < 0 {
+		t.Fatalf("only %d values changed by float32 rounding", changed)
+	}
+	if res := compareLines(t, data, lines); !res.Same() {
+		t.Fatalf("float32 rounding counted: %s, first %+v", CompareSummary(&res), res.First)
+	}
+	f, _ := lines[firstFloat]["value"].(json.Number).Float64()
+	lines[firstFloat]["value"] = json.Number(strconv.FormatFloat(f*1.001+0.01, 'g', -1, 64))
+	res := compareLines(t, data, lines)
+	wantFirst(t, res, compare.Value, lines[firstFloat])
+	if math.IsNaN(f) || len(res.All) != 1 {
+		t.Fatalf("%d differences, want 1", len(res.All))
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	dir := t.TempDir()
+	dem := filepath.Join(dir, "r.dem")
+	os.WriteFile(dem, data, 0o644)
+	lines := traceLines(t, data, false)
+	good := filepath.Join(dir, "good.jsonl")
+	os.WriteFile(good, encodeLines(t, lines), 0o644)
+	k := pick(t, lines)
+	lines[k]["value"] = json.Number(strconv.FormatInt(num(t, lines[k], "value")+1, 10))
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, encodeLines(t, lines), 0o644)
+	broken := filepath.Join(dir, "broken.jsonl")
+	os.WriteFile(broken, []byte("{\"tick\":1,\"entity\":2,\"name\":\"a\",\"value\":1}\n{\"tick\":1,\"entity\":2,\"value\":1}\n"), 0o644)
+	notJSON := filepath.Join(dir, "notjson.jsonl")
+	os.WriteFile(notJSON, []byte("{\"tick\":1,\"entity\":2,\"name\":\"a\",\"value\":1}\n\nhello\n"), 0o644)
+
+	run := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		cmd := Root(&out, &errb)
+		cmd.SetArgs(append([]string{"compare"}, args...))
+		code := 0
+		if err := cmd.Execute(); err != nil {
+			ee, ok := err.(*ExitError)
+			if !ok {
+				t.Fatalf("%v: error %v is no exit code", args, err)
+			}
+			code = ee.Code
+		}
+		return out.String(), errb.String(), code
+	}
+	if out, _, code := run(dem, good); code != 0 || !strings.HasPrefix(out, "no difference") {
+		t.Fatalf("good trace: exit %d\n%s", code, out)
+	}
+	out, _, code := run(dem, bad)
+	if code != 1 || !strings.Contains(out, "first difference: tick "+lines[k]["tick"].(json.Number).String()) ||
+		!strings.Contains(out, ": value") || !strings.Contains(out, "our decoder unsigned varint") {
+		t.Fatalf("bad trace: exit %d\n%s", code, out)
+	}
+	out, _, code = run(dem, bad, "--json")
+	var j CompareResult
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 1 || j.FirstDifference == nil ||
+		j.FirstDifference.What != "value" || j.FirstDifference.Theirs.Line != k+1 || j.Compared != len(lines) || j.Equal != len(lines)-1 {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	if out, _, _ := run(dem, good, "--json"); !strings.Contains(out, `"first_difference":null`) {
+		t.Fatalf("--json of an equal trace: %s", out)
+	}
+	if _, errs, code := run(dem, broken); code != 2 || !strings.Contains(errs, "line 2") || !strings.Contains(errs, "name") {
+		t.Fatalf("missing key: exit %d, %q", code, errs)
+	}
+	if _, errs, code := run(dem, notJSON); code != 2 || !strings.Contains(errs, "line 3") {
+		t.Fatalf("not JSON: exit %d, %q", code, errs)
+	}
+	if _, _, code := run(dem); code != 2 {
+		t.Fatalf("one argument: exit %d", code)
+	}
+}
+
+func BenchmarkCompareWholeTrace(b *testing.B) {
+	_, data := testreplays.Read(b, "cs2")
+	lines := traceLines(b, data, true)
+	trace := encodeLines(b, lines)
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := CompareFiles(data, bytes.NewReader(trace), schema.Aliases{}, false)
+		if err != nil || !res.Same() {
+			b.Fatal(err, res.First)
+		}
+	}
+	b.ReportMetric(float64(len(lines)), "reads")
+}

@@ -1,0 +1,331 @@
+package compare
+
+import (
+	"slices"
+	"sort"
+)
+
+// What is how two reads differ.
+type What string
+
+const (
+	Bits    What = "bits"    // one read, a different bit count
+	Offset  What = "offset"  // one read, the same bit count from another bit
+	Value   What = "value"   // one read, the same bits, another value
+	Missing What = "missing" // we read it, they did not
+	Extra   What = "extra"   // they read it, we did not
+	Order   What = "order"   // both read it, in another place among the tick's reads
+)
+
+// Difference is one place where the two sides part.
+type Difference struct {
+	What   What
+	Tick   int64
+	Entity int32
+	Class  string
+	Field  string
+	Theirs *Read // nil when missing
+	Ours   *Read // nil when extra
+	data   []byte
+}
+
+// ReadBits are the bits each side read, as a reader takes them ("0110…"), at
+// most max of each; theirs from their bit offset and count in the same
+// entity data (empty when their trace does not give them).
+func (d *Difference) ReadBits(max int) (ours, theirs string) {
+	if d.Ours != nil {
+		ours = BitString(d.data, uint(d.Ours.Offset), uint(d.Ours.Bits), max)
+	}
+	if t := d.Theirs; t != nil && t.Offset >= 0 && t.Bits >= 0 {
+		theirs = BitString(d.data, uint(t.Offset), uint(t.Bits), max)
+	}
+	return ours, theirs
+}
+
+// Result is what a comparison found.
+type Result struct {
+	Compared int // reads both sides made
+	Equal    int // of them, the ones that agree
+	Missing  int // reads we made that their trace lacks
+	Extra    int // reads their trace has that we did not make
+	Counts   map[What]int
+	First    *Difference
+	All      []Difference // every difference, in decode order (Options.All)
+	Theirs   int          // reads in their trace
+	Ticks    int          // ticks compared
+}
+
+// Same reports whether the two sides agree everywhere.
+func (r *Result) Same() bool { return r.First == nil }
+
+// Options are the comparison's settings.
+type Options struct {
+	All bool // keep every difference, not only the first
+}
+
+// Scope is what a trace covers: its ticks, its entities and whether it logs
+// instance baseline reads. Our reads outside it are not compared.
+type Scope struct {
+	Ticks     map[int64]bool
+	Entities  map[int32]bool
+	Baselines bool
+}
+
+// ScopeOf is the scope of a trace.
+func ScopeOf(theirs []Read) Scope {
+	s := Scope{Ticks: map[int64]bool{}, Entities: map[int32]bool{}}
+	for i := range theirs {
+		s.Ticks[theirs[i].Tick] = true
+		s.Entities[theirs[i].Entity] = true
+		s.Baselines = s.Baselines || theirs[i].Baseline
+	}
+	return s
+}
+
+// Has reports whether a read of ours is inside the scope.
+func (s *Scope) Has(tick int64, entity int32, baseline bool) bool {
+	return s.Ticks[tick] && s.Entities[entity] && (!baseline || s.Baselines)
+}
+
+// Compare sets theirs beside ours (a whole decode's reads, in order): New,
+// then Tick with each tick's reads, then Finish.
+func Compare(ours, theirs []Read, o Options) Result {
+	c := New(theirs, o)
+	for i := 0; i < len(ours); {
+		j := i + 1
+		for j < len(ours) && ours[j].Tick == ours[i].Tick {
+			j++
+		}
+		c.Tick(ours[i].Tick, ours[i:j])
+		i = j
+	}
+	return c.Finish()
+}
+
+// Comparer sets theirs beside our reads tick by tick, as we decode. Reads
+// are matched within a tick by entity, baseline or not, field path (name
+// when their trace lacks paths) and which of that entity's reads of that
+// path it is (the first, second, …); matched reads are compared in bit
+// count, bit offset (where theirs give them) and value (SameValue). Ours
+// outside ScopeOf(theirs) are left out. Differences are ordered as we
+// decode: by tick, then by our read order, a read only theirs has coming
+// right after our read matched to the one before it in their trace.
+type Comparer struct {
+	o      Options
+	scope  Scope
+	byPath bool
+	theirs map[int64][]*Read
+	ticks  []int64 // their ticks, ascending
+	next   int     // ticks[:next] are done
+	res    Result
+	ours   []*Read
+}
+
+// New starts a comparison with their trace.
+func New(theirs []Read, o Options) *Comparer {
+	c := &Comparer{o: o, scope: ScopeOf(theirs), byPath: true, theirs: map[int64][]*Read{}}
+	c.res = Result{Counts: map[What]int{}, Theirs: len(theirs)}
+	for i := range theirs {
+		c.byPath = c.byPath && theirs[i].Path != nil
+		t := theirs[i].Tick
+		if _, ok := c.theirs[t]; !ok {
+			c.ticks = append(c.ticks, t)
+		}
+		c.theirs[t] = append(c.theirs[t], &theirs[i])
+	}
+	slices.Sort(c.ticks)
+	c.res.Ticks = len(c.ticks)
+	return c
+}
+
+// Scope is what their trace covers.
+func (c *Comparer) Scope() *Scope { return &c.scope }
+
+// Tick compares our reads of one tick (ticks come in ascending order; reads
+// outside the scope are skipped). Their ticks before it that we had no
+// reads at are compared first. The comparison keeps no reference to ours:
+// a difference holds copies.
+func (c *Comparer) Tick(tick int64, ours []Read) {
+	c.upTo(tick)
+	if c.next < len(c.ticks) && c.ticks[c.next] == tick {
+		c.next++
+	} else {
+		return // no read of theirs at this tick: out of scope
+	}
+	c.ours = c.ours[:0]
+	for i := range ours {
+		r := &ours[i]
+		if c.scope.Has(r.Tick, r.Entity, r.Baseline) {
+			c.ours = append(c.ours, r)
+		}
+	}
+	compareTick(&c.res, c.ours, c.theirs[tick], c.byPath, c.o)
+	delete(c.theirs, tick)
+}
+
+// upTo compares their ticks before tick, where we read nothing.
+func (c *Comparer) upTo(tick int64) {
+	for c.next < len(c.ticks) && c.ticks[c.next] < tick {
+		t := c.ticks[c.next]
+		compareTick(&c.res, nil, c.theirs[t], c.byPath, c.o)
+		delete(c.theirs, t)
+		c.next++
+	}
+}
+
+// Finish compares their ticks past our last and returns the result.
+func (c *Comparer) Finish() Result {
+	c.upTo(1 << 62)
+	return c.res
+}
+
+type readKey struct {
+	entity   int32
+	baseline bool
+	depth    int8
+	path     [8]int32
+	name     string
+	nth      int32
+}
+
+// compareTick matches and compares one tick's reads: by field path when
+// their trace gives every read's path, else by name.
+func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
+	nth := map[readKey]int32{}
+	key := func(r *Read) readKey {
+		k := readKey{entity: r.Entity, baseline: r.Baseline}
+		if byPath {
+			k.depth = int8(copy(k.path[:], r.Path))
+		} else {
+			k.name = r.Name
+		}
+		n := nth[k]
+		nth[k] = n + 1
+		k.nth = n
+		return k
+	}
+	tIdx := make(map[readKey]int, len(theirs))
+	for j, r := range theirs {
+		tIdx[key(r)] = j
+	}
+	clear(nth)
+	match := make([]int, len(ours)) // ours i → theirs j, or -1
+	matchedBy := make([]int, len(theirs))
+	for j := range matchedBy {
+		matchedBy[j] = -1
+	}
+	for i, r := range ours {
+		match[i] = -1
+		if j, ok := tIdx[key(r)]; ok {
+			match[i], matchedBy[j] = j, i
+		}
+	}
+	inOrder := longestIncreasing(match)
+
+	type placed struct {
+		pos int // 2×our index; +1 for a read only theirs has
+		d   Difference
+	}
+	var diffs []placed
+	add := func(pos int, w What, or, tr *Read, data []byte) {
+		d := Difference{What: w, Theirs: tr, data: data}
+		if or != nil {
+			cp := *or
+			d.Ours = &cp
+		}
+		r := or
+		if r == nil {
+			r = tr
+		}
+		d.Tick, d.Entity, d.Class, d.Field = r.Tick, r.Entity, r.Class, r.Name
+		if d.Class == "" && tr != nil {
+			d.Class = tr.Class
+		}
+		diffs = append(diffs, placed{pos, d})
+	}
+	for i, or := range ours {
+		j := match[i]
+		if j < 0 {
+			res.Missing++
+			add(2*i, Missing, or, nil, or.data)
+			continue
+		}
+		tr := theirs[j]
+		res.Compared++
+		w := What("")
+		switch {
+		case !inOrder[i]:
+			w = Order
+		case tr.Bits >= 0 && tr.Bits != or.Bits:
+			w = Bits
+		case tr.Offset >= 0 && tr.Offset != or.Offset:
+			w = Offset
+		case !SameValue(or.Kind, or.Value, tr.Value):
+			w = Value
+		}
+		if w == "" {
+			res.Equal++
+			continue
+		}
+		add(2*i, w, or, tr, or.data)
+	}
+	last := -1 // our index matched to the last of their reads seen
+	for j, tr := range theirs {
+		if i := matchedBy[j]; i >= 0 {
+			if inOrder[i] {
+				last = i
+			}
+			continue
+		}
+		res.Extra++
+		var data []byte
+		if last >= 0 {
+			data = ours[last].data
+		} else if len(ours) > 0 {
+			data = ours[0].data
+		}
+		add(2*last+1, Extra, nil, tr, data)
+	}
+	sort.SliceStable(diffs, func(a, b int) bool { return diffs[a].pos < diffs[b].pos })
+	for k := range diffs {
+		d := diffs[k].d
+		res.Counts[d.What]++
+		if res.First == nil {
+			res.First = &d
+		}
+		if o.All {
+			res.All = append(res.All, d)
+		}
+	}
+}
+
+// longestIncreasing marks the entries of seq (ignoring -1) that make up a
+// longest strictly increasing subsequence: the matched reads in the same
+// order on both sides; the others are out of order.
+func longestIncreasing(seq []int) []bool {
+	in := make([]bool, len(seq))
+	tails := []int{}              // indices into seq: tail of the best run of each length
+	prev := make([]int, len(seq)) // predecessor in the run
+	for i, v := range seq {
+		if v < 0 {
+			continue
+		}
+		k := sort.Search(len(tails), func(k int) bool { return seq[tails[k]] >= v })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		} else {
+			prev[i] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			in[i] = true
+		}
+	}
+	return in
+}

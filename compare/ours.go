@@ -1,0 +1,143 @@
+package compare
+
+import (
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Ours decodes a replay and returns our reads inside scope (every read when
+// scope is nil), in decode order: the reads `dembug trace` prints, with a
+// created entity's baseline reads before its own when the scope has
+// baselines.
+func Ours(data []byte, aliases schema.Aliases, scope *Scope) ([]Read, error) {
+	var all []Read
+	err := Decode(data, aliases, scope, func(_ int64, reads []Read) {
+		all = append(all, reads...)
+	})
+	return all, err
+}
+
+// CompareReplay decodes a replay and compares it with their trace, a tick
+// at a time.
+func CompareReplay(data []byte, aliases schema.Aliases, theirs []Read, o Options) (Result, error) {
+	c := New(theirs, o)
+	err := Decode(data, aliases, c.Scope(), c.Tick)
+	return c.Finish(), err
+}
+
+// Decode decodes a replay and calls tick with our reads inside scope (every
+// read when scope is nil) of each tick that has any, in decode order; the
+// slice is reused after tick returns.
+func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick int64, reads []Read)) error {
+	r, err := replay.Open(data)
+	if err != nil {
+		return err
+	}
+	r.Aliases = aliases
+	last := int64(-1 << 62)
+	if scope != nil {
+		for t := range scope.Ticks {
+			last = max(last, t)
+		}
+	}
+	var rec provenance.Message
+	var reads []Read
+	flush := func() {
+		if len(reads) > 0 {
+			tick(reads[0].Tick, reads)
+			reads = reads[:0]
+		}
+	}
+	describe := map[*decoder.Decoder]string{}
+	a := &arena{}
+	var buf []byte
+	// A class's baseline decodes the same until its data changes.
+	type baseline struct {
+		data []byte
+		rec  *provenance.Message
+	}
+	baselines := map[int32]baseline{}
+	add := func(loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, data []byte, baseline bool) {
+		if len(reads) > 0 && reads[0].Tick != int64(loc.Tick) {
+			flush()
+		}
+		d, ok := describe[f.Decoder]
+		if !ok {
+			d = f.Decoder.Describe()
+			describe[f.Decoder] = d
+		}
+		path := f.Path.Slice()
+		p := make([]int32, len(path))
+		for i, x := range path {
+			p[i] = int32(x)
+		}
+		buf = appendValue(buf[:0], f.Value, f.Decoder)
+		reads = append(reads, Read{
+			Tick: int64(loc.Tick), Command: int64(loc.Command), Message: int64(loc.Message),
+			Entity: u.Index, Class: u.Class, Path: p, Name: f.Name, Decoder: d,
+			Offset: int64(f.Start), Bits: int64(f.Bits), Baseline: baseline,
+			Value: json.RawMessage(a.bytes(buf)), Kind: f.Value.Kind, Why: f.Why, data: data,
+		})
+	}
+	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+		if scope == nil || scope.Ticks[int64(loc.Tick)] {
+			return &rec
+		}
+		return nil
+	}
+	r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, _ entity.Result, pm *provenance.Message) {
+		if pm == nil {
+			return
+		}
+		var data []byte // copied once the message has a read in scope
+		for ui := range pm.Updates {
+			u := &pm.Updates[ui]
+			if scope != nil && !scope.Entities[u.Index] {
+				continue
+			}
+			if u.Op == provenance.Create && (scope == nil || scope.Baselines) {
+				bd := r.Entities.Baseline(u.ClassID)
+				b, ok := baselines[u.ClassID]
+				if !ok || len(b.data) != len(bd) || len(bd) > 0 && &b.data[0] != &bd[0] {
+					b.data = bd
+					b.rec, _ = r.Entities.RecordBaseline(u.ClassID)
+					baselines[u.ClassID] = b
+				}
+				if b.rec != nil {
+					for i := range b.rec.Fields {
+						add(loc, u, &b.rec.Fields[i], bd, true)
+					}
+				}
+			}
+			if data == nil {
+				data = append([]byte(nil), m.EntityData...)
+			}
+			fs := pm.Fields[u.FirstField : u.FirstField+u.NumFields]
+			for i := range fs {
+				add(loc, u, &fs[i], data, false)
+			}
+		}
+	}
+	err = r.Run(func(c *container.Command) bool { return scope != nil && int64(c.Tick) > last })
+	flush()
+	return err
+}
+
+// appendValue writes a value as `dembug trace` does: a binary block's bytes
+// as a hex string, anything else as Value.AppendJSON.
+func appendValue(b []byte, v decoder.Value, d *decoder.Decoder) []byte {
+	if v.Kind == decoder.KindString && d != nil && d.Family == decoder.FamBinaryBlock {
+		b = append(b, '"')
+		b = hex.AppendEncode(b, []byte(v.Str()))
+		return append(b, '"')
+	}
+	return v.AppendJSON(b)
+}
