@@ -66,6 +66,9 @@ type PEInfo struct {
 	// or SuspectUpd -1 for none.
 	SuspectUpd, SuspectField int32
 	SuspectWhy               string
+	// findings are the message's anomalies (K holds the update's
+	// position until Index.Append makes it the flat index).
+	findings []Finding
 }
 
 // FieldSev returns the anomaly severity of field fi of update u.
@@ -126,7 +129,23 @@ func (u *UpdateInfo) Bits() uint {
 type AnomalyRef struct {
 	K     int32 // index into Index.Updates
 	Field int32 // field within the update; -1 for the update itself
+	// Rule is the strong anomaly that makes the stop; "" for the suspect
+	// of a message with a problem (never muted).
+	Rule diagnose.Rule
 }
+
+// Finding is one anomaly of one field, strong or weak (a read by the
+// default decoder is none): what the grouped list of anomalies counts.
+type Finding struct {
+	K      int32 // index into Index.Updates
+	Field  int32 // field within the update; -1 for the update itself
+	Rule   diagnose.Rule
+	Strong bool
+}
+
+// MaxFindings bounds the findings an index keeps (a garbage file can trip
+// a rule on every field).
+const MaxFindings = 1 << 20
 
 // IndexError is where the index pass stopped on bad input.
 type IndexError struct {
@@ -145,6 +164,7 @@ type Index struct {
 	Commands []Command
 	Updates  []UpdateRef  // every entity update in file order
 	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef)
+	Findings []Finding    // every anomaly in file order, up to MaxFindings
 	Names    []string     // interned field names
 	Err      *IndexError
 	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
@@ -217,6 +237,13 @@ func (ix *Index) Append(ch *Chunk) {
 				ix.Updates = append(ix.Updates, UpdateRef{int32(len(ix.Commands)), int32(j), int32(k)})
 			}
 			ix.Anoms = appendStops(ix.Anoms, pe)
+			for _, f := range pe.findings {
+				if len(ix.Findings) < MaxFindings {
+					f.K += int32(pe.First)
+					ix.Findings = append(ix.Findings, f)
+				}
+			}
+			pe.findings = nil
 			c.Sev = max(c.Sev, pe.Sev)
 		}
 		c.NumUpdates = len(ix.Updates) - c.First
@@ -238,13 +265,17 @@ func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
 	suspect := pe.SuspectUpd >= 0
 	for u := range pe.Updates {
 		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
-			out = append(out, AnomalyRef{int32(pe.First + u), -1})
+			out = append(out, AnomalyRef{int32(pe.First + u), -1, ""})
 			suspect = false
 		}
 		for fi := range pe.Updates[u].Fields {
 			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
 			if isSuspect || pe.FieldSev(u, fi) == diagnose.SevStrong {
-				out = append(out, AnomalyRef{int32(pe.First + u), int32(fi)})
+				var rule diagnose.Rule
+				if !isSuspect {
+					rule = pe.strongRule(u, fi)
+				}
+				out = append(out, AnomalyRef{int32(pe.First + u), int32(fi), rule})
 			}
 			if isSuspect {
 				suspect = false
@@ -252,6 +283,16 @@ func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
 		}
 	}
 	return out
+}
+
+// strongRule is the first strong rule found on field fi of update u.
+func (pe *PEInfo) strongRule(u, fi int) diagnose.Rule {
+	for _, f := range pe.findings {
+		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
+			return f.Rule
+		}
+	}
+	return ""
 }
 
 // Chunk is what one step of the index pass found.
@@ -371,7 +412,13 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 			for fi := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
 				f := &rec.Fields[u.FirstField+fi]
 				pe.names = append(pe.names, ix.intern(f.Name))
-				sv := diagnose.Grade(diagnose.Field(f, exists))
+				as := diagnose.Field(f, exists)
+				sv := diagnose.Grade(as)
+				for _, a := range as {
+					if diagnose.Counted(a) {
+						pe.findings = append(pe.findings, Finding{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold})
+					}
+				}
 				pe.sev = append(pe.sev, sv)
 				pe.Updates[i].Sev = max(pe.Updates[i].Sev, sv)
 			}
@@ -391,6 +438,9 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 				pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy = int32(s.Update), -1, s.Reason
 				if s.Field >= 0 {
 					pe.SuspectField = int32(s.Field - rec.Updates[s.Update].FirstField)
+				}
+				if rep.End != nil {
+					pe.findings = append(pe.findings, Finding{K: pe.SuspectUpd, Field: pe.SuspectField, Rule: rep.End.Rule, Strong: true})
 				}
 			}
 		}

@@ -35,7 +35,7 @@ func (m *Model) selPos() (k, field int, exact bool) {
 // misaligned message, in file order. A binary search over the index's
 // stops: it costs nothing however large the file.
 func (m *Model) stepAnomaly(dir int) tea.Cmd {
-	stops := m.ix.Anoms
+	stops := m.stops()
 	k, f, _ := m.selPos()
 	less := func(a session.AnomalyRef) bool { // a comes before the selection
 		return int(a.K) < k || (int(a.K) == k && int(a.Field) < f)
@@ -65,6 +65,22 @@ func (m *Model) stepAnomaly(dir int) tea.Cmd {
 	cmd := m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(st.Field)})
 	m.setNote(fmt.Sprintf("anomaly %d of %d%s", i+1, len(stops), m.stopWhy(st)), false)
 	return cmd
+}
+
+// stops are the index's anomaly stops less the muted ones (a suspect of
+// a message with a problem is never muted).
+func (m *Model) stops() []session.AnomalyRef {
+	if len(m.mute.MutedRules()) == 0 && len(m.mute.MutedFields()) == 0 {
+		return m.ix.Anoms
+	}
+	var out []session.AnomalyRef
+	for _, st := range m.ix.Anoms {
+		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.Finding{K: st.K, Field: st.Field})) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // stopWhy names what the stop is, for the status line.

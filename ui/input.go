@@ -149,6 +149,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.onPickerKey(msg)
 	}
+	if m.list != nil {
+		return m.onListKey(msg)
+	}
 	if m.showHelp {
 		switch {
 		case key.Matches(msg, k.Quit):
@@ -199,6 +202,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stepAnomaly(1)
 	case key.Matches(msg, k.PrevAnomaly):
 		return m.stepAnomaly(-1)
+	case key.Matches(msg, k.ListAnomalies):
+		m.list = &anomList{}
+	case key.Matches(msg, k.MuteField):
+		m.muteSelectedField()
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
 	case key.Matches(msg, k.WhatIf):

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
@@ -128,6 +129,10 @@ type Model struct {
 	fatal   string
 
 	cache viewCache
+
+	// The grouped list of anomalies (L) when open, and what is muted.
+	list *anomList
+	mute diagnose.Tally
 
 	// What the names decoder choice does not know behave as (infer.go).
 	inference *inference

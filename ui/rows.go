@@ -16,8 +16,8 @@ import (
 
 // fieldRows turns an update's recorded fields into field-table rows; rep
 // (the message's diagnosis, whose field index of fs[0] is first) grades
-// each field's anomalies.
-func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int) []views.FieldRow {
+// each field's anomalies, those keep leaves out muted ones (nil: none).
+func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int, keep func([]diagnose.Anomaly, string) []diagnose.Anomaly) []views.FieldRow {
 	rows := make([]views.FieldRow, len(fs))
 	for i := range fs {
 		f := &fs[i]
@@ -28,8 +28,12 @@ func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int) []views.F
 		rows[i] = views.FieldRow{
 			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: f.Decoder.Short(),
 			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(),
-			Sev: severity(rep.FieldAnomalies(first, i)),
 		}
+		as := rep.FieldAnomalies(first, i)
+		if keep != nil {
+			as = keep(as, f.Name)
+		}
+		rows[i].Sev = severity(as)
 	}
 	return rows
 }

@@ -41,6 +41,9 @@ func (m *Model) Render() string {
 	var body string
 	if m.showHelp {
 		body = views.Box("Keys · ? or esc closes", views.Help(m.keys.HelpGroups(), m.w-2, bodyH-2, m.theme), m.w, bodyH, true, m.theme)
+	} else if m.list != nil {
+		title, list := m.listBody(m.w-2, bodyH-2)
+		body = views.Box(title, list, m.w, bodyH, true, m.theme)
 	} else {
 		l := m.layout()
 		// Place each pane's lines at its rectangle; panes tile the body.
@@ -222,7 +225,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 		}
 		key := [2]any{d, m.sel.Upd}
 		if m.cache.fieldsKey != key {
-			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField)
+			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
 		}
 		return title, views.FieldTable(views.FieldTableInput{
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,

@@ -42,6 +42,9 @@ type Where struct {
 	Bit     uint   `json:"bit_offset"`
 	At      string `json:"at"` // Bit as byte.bit in hex (0x1a.3)
 	Detail  string `json:"detail"`
+	// Key is the caller's own name for the place (the debugger's index
+	// of the finding), not printed.
+	Key int `json:"-"`
 }
 
 // FieldCount is how often a rule tripped on one field.
@@ -145,6 +148,11 @@ func (t *Tally) Muted(r Rule, name string) bool {
 		}
 		name = name[:i]
 	}
+}
+
+// Reset forgets what was counted, keeping what is muted.
+func (t *Tally) Reset() {
+	t.groups, t.order, t.muted = nil, nil, 0
 }
 
 // MutedCount is how many anomalies muting left out.

@@ -118,3 +118,16 @@ func TestDenormalInAFloatArrayIsWeak(t *testing.T) {
 		t.Errorf("a float array element's denormal is %q, want weak", s)
 	}
 }
+
+func TestTallyResetKeepsMutes(t *testing.T) {
+	var ta Tally
+	ta.MuteRule(DanglingHandle, true)
+	ta.Add(Anomaly{Rule: NonFinite, Score: 1}, Where{Field: "m_x", Key: 7})
+	if gs := ta.Groups(); len(gs) != 1 || gs[0].Example.Key != 7 {
+		t.Fatalf("groups %+v", gs)
+	}
+	ta.Reset()
+	if all, _ := ta.Count(); all != 0 || !ta.Muted(DanglingHandle, "m_y") {
+		t.Errorf("after Reset: %d counted, muted %v", all, ta.MutedRules())
+	}
+}
