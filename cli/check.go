@@ -317,8 +317,13 @@ func checkCmd() *cobra.Command {
 					if s.In == "baseline" {
 						where += " of its baseline"
 					}
-					fmt.Fprintf(errw, "%s: first suspicious: tick %d, entity %d (%s), field %s %s, decoder %s: %s\n",
-						path, s.Tick, s.Entity, s.Class, s.Field, where, s.Decoder, s.Reason)
+					if s.Field == "" && s.Decoder == "" {
+						// Nothing in the message's fields: the message as a whole.
+						fmt.Fprintf(errw, "%s: first suspicious: tick %d, message #%d: %s\n", path, s.Tick, s.Message, s.Reason)
+					} else {
+						fmt.Fprintf(errw, "%s: first suspicious: tick %d, entity %d (%s), field %s %s, decoder %s: %s\n",
+							path, s.Tick, s.Entity, s.Class, s.Field, where, s.Decoder, s.Reason)
+					}
 					if s.Fix != "" {
 						fmt.Fprintf(errw, "%s: what-if: %s\n", path, s.Fix)
 					}

@@ -77,12 +77,54 @@ func SetSample(data []byte) {
 	}
 }
 
+// MaxFileSize is the largest replay dembug reads (whole, into memory): an
+// hour-long match is a few hundred MB.
+const MaxFileSize = 2 << 30
+
+// readFile reads a replay. Only regular files are read, and only up to
+// MaxFileSize: a device (/dev/zero) or a pipe could send without end.
 func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	// Stat before opening: opening a named pipe waits for a writer.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	return data, nil
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("cannot read %s: %d bytes, over the %d-byte limit for a replay", path, st.Size(), int64(MaxFileSize))
+	}
+	// Read what Stat promised, and no more, should the file grow.
+	data := make([]byte, st.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	return data[:n], nil
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // ExitError carries an exit code without printing anything more.

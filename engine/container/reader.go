@@ -143,6 +143,10 @@ func (r *Reader) Next() (Command, error) {
 	if err != nil {
 		return fail(err)
 	}
+	// The kind is known from here on: a broken tick or size is reported
+	// against this command's kind, not the one before.
+	c.Kind = Kind(cmd &^ compressedFlag)
+	c.Compressed = cmd&compressedFlag != 0
 	tick, err := r.varint("tick")
 	if err != nil {
 		return fail(err)
@@ -152,8 +156,6 @@ func (r *Reader) Next() (Command, error) {
 	if err != nil {
 		return fail(err)
 	}
-	c.Kind = Kind(cmd &^ compressedFlag)
-	c.Compressed = cmd&compressedFlag != 0
 	c.BodyOffset = r.pos
 	c.Size = int(size)
 	if c.Size > MaxBodySize {

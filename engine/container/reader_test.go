@@ -81,3 +81,22 @@ func TestFramingErrors(t *testing.T) {
 		}
 	}
 }
+
+// A broken tick or size varint is reported against its own command's kind.
+func TestBrokenVarintNamesItsCommand(t *testing.T) {
+	frame := []byte{byte(Packet), 5}
+	for range 12 {
+		frame = append(frame, 0xff)
+	}
+	r, err := NewReader(file(frame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Next()
+	if err == nil || !strings.Contains(err.Error(), "size") {
+		t.Fatalf("err = %v, want a size error", err)
+	}
+	if c.Kind != Packet {
+		t.Fatalf("kind %s, want DEM_Packet", c.Kind)
+	}
+}

@@ -27,6 +27,7 @@ func (t *Table) copyTable(retoken bool) *Table {
 	c := &Table{
 		Classes:     t.Classes,
 		ClassIDBits: t.ClassIDBits,
+		maxClasses:  t.maxClasses,
 		Stats:       t.Stats,
 		Game:        t.Game,
 		baselines:   make(map[int32][]byte, len(t.baselines)),

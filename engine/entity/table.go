@@ -85,6 +85,7 @@ type Table struct {
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	failedBase map[int32]bool  // baselines that failed to decode to their end
 	fullFrames int
+	maxClasses int32 // svc_ServerInfo's max_classes, 0 before it
 	names      map[nameKey]nameEntry
 	whatIf     *WhatIf // overrides for a what-if decode, nil normally
 	fieldCount int     // fields read so far in the message (what-if only)
@@ -125,7 +126,13 @@ func (t *Table) SetClassCount(maxClasses int32) {
 		maxClasses = 1
 	}
 	t.ClassIDBits = uint(bits.Len32(uint32(maxClasses)))
+	t.maxClasses = maxClasses
 }
+
+// maxClassGap is how far past the number of classes DEM_ClassInfo lists a
+// class id may be (Valve numbers them 0 to n-1): the class table is sized
+// by the largest id, which must cost what the message costs.
+const maxClassGap = 1024
 
 // SetClasses installs DEM_ClassInfo's classes, linking serializers by name.
 func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
@@ -133,6 +140,12 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 	for _, c := range cs {
 		if c.ID < 0 || c.ID > 1<<20 {
 			return fmt.Errorf("class id %d out of range", c.ID)
+		}
+		if t.maxClasses > 0 && c.ID >= t.maxClasses {
+			return fmt.Errorf("class id %d is not below svc_ServerInfo's max_classes %d", c.ID, t.maxClasses)
+		}
+		if int(c.ID) >= len(cs)+maxClassGap {
+			return fmt.Errorf("class id %d is far past the %d classes listed", c.ID, len(cs))
 		}
 		maxID = max(maxID, c.ID)
 	}

@@ -9,6 +9,10 @@ import (
 // MaxInnerSize bounds one inner message; Valve's largest are a few MiB.
 const MaxInnerSize = 64 << 20
 
+// MaxInnerMessages bounds the messages of one packet; real packets carry
+// a few dozen (at most 25 in the shared replays).
+const MaxInnerMessages = 1 << 16
+
 // Inner is one message inside a packet's bit stream.
 type Inner struct {
 	Index   int    // position within the packet
@@ -44,6 +48,9 @@ func SplitInner(data []byte, out []Inner, scratch []byte) ([]Inner, []byte, erro
 	var r bitio.Reader
 	r.Reset(data)
 	for i := 0; r.Remaining() >= 8; i++ {
+		if i == MaxInnerMessages {
+			return out, scratch, &InnerError{i, r.Pos(), fmt.Errorf("more than %d messages in one packet", MaxInnerMessages)}
+		}
 		m := Inner{Index: i, Bit: r.Pos()}
 		m.Type = r.UBitVar()
 		size := r.VarUint32()

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"fmt"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/dembug/dembug/engine/wiretree"
@@ -154,6 +155,15 @@ func ParsePacketEntities(b []byte) (PacketEntities, error) {
 		case 1:
 			m.MaxEntries = int32(v)
 		case 2:
+			// An int32 on the wire is a sign-extended varint: a value that
+			// does not fit (2^32+3) must not wrap to a small count, and
+			// no count is negative.
+			if int64(v) != int64(int32(v)) {
+				return fmt.Errorf("updated_entries %d does not fit an int32", v)
+			}
+			if int32(v) < 0 {
+				return fmt.Errorf("updated_entries is negative (%d)", int32(v))
+			}
 			m.UpdatedEntries = int32(v)
 		case 3:
 			m.IsDelta = v != 0

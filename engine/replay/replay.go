@@ -305,14 +305,11 @@ func (r *Replay) refreshBaselines() {
 	if t == nil {
 		return
 	}
-	for _, e := range t.Entries {
-		if e.Index < 0 {
-			continue
-		}
+	t.Each(func(e stringtable.Entry) {
 		if id, err := strconv.Atoi(e.Key); err == nil {
 			r.Entities.SetBaseline(int32(id), e.Value)
 		}
-	}
+	})
 }
 
 func (r *Replay) baselinesChanged(t *stringtable.Table, changed []int32) {
@@ -384,7 +381,9 @@ func (r *Replay) inner1(m *messages.Inner, loc Location) error {
 		}
 		t := &stringtable.Table{Name: cm.Name, UserDataFixed: cm.UserDataFixedSize, UserDataSize: cm.UserDataSize,
 			UserDataSizeBits: cm.UserDataSizeBits, Flags: cm.Flags, VarintBitCounts: cm.VarintBitCounts}
-		r.Strings.Create(t)
+		if err := r.Strings.Create(t); err != nil {
+			return err
+		}
 		data, err := stringtable.Decompress(cm.StringData, cm.DataCompressed, int(cm.UncompressedSize))
 		if err != nil {
 			return fmt.Errorf("string table %s: %w", cm.Name, err)

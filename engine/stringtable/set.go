@@ -2,6 +2,7 @@ package stringtable
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/dembug/dembug/engine/lzss"
 )
@@ -12,15 +13,24 @@ type Set struct {
 	byName map[string]*Table
 }
 
+// MaxTables is the most tables one demo may create between clears: the
+// engine's network string-table limit (real replays create 12 to 20).
+const MaxTables = 64
+
 // Create adds t as the next table, setting t.Index to its creation order.
-// A table with the same name as an earlier one shadows it in ByName.
-func (s *Set) Create(t *Table) {
+// A table with the same name as an earlier one shadows it in ByName. It
+// fails past MaxTables.
+func (s *Set) Create(t *Table) error {
+	if len(s.Tables) >= MaxTables {
+		return fmt.Errorf("string table %q would be table %d, past the limit of %d", t.Name, len(s.Tables)+1, MaxTables)
+	}
 	if s.byName == nil {
 		s.byName = make(map[string]*Table)
 	}
 	t.Index = len(s.Tables)
 	s.Tables = append(s.Tables, t)
 	s.byName[t.Name] = t
+	return nil
 }
 
 // ByID returns the table created i-th (the table_id of
@@ -77,6 +87,7 @@ func (s *Set) Clone() Set {
 	for i, t := range s.Tables {
 		ct := *t
 		ct.Entries = append([]Entry(nil), t.Entries...)
+		ct.far = maps.Clone(t.far)
 		c.Tables[i] = &ct
 	}
 	for name, t := range s.byName {

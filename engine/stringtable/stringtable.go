@@ -58,11 +58,47 @@ type Table struct {
 	UserDataSizeBits int32 // fixed value size in bits: what is read
 	Flags            int32
 	VarintBitCounts  bool
-	Entries          []Entry // indexed by entry index, grown as needed
+	// Entries holds the entries by index, grown as needed up to a little
+	// past the highest index written in order; an index far past it
+	// (denseGap) is kept in far, so that one entry at index 2^20 costs
+	// one entry, not a million.
+	Entries []Entry
+	far     map[int32]Entry
+}
+
+// denseGap is how far past the end of Entries an index may land and still
+// grow it; real tables write their indexes in order.
+const denseGap = 1024
+
+// Each calls fn for every written entry, in index order for Entries and
+// then the far ones (in no order).
+func (t *Table) Each(fn func(Entry)) {
+	for _, e := range t.Entries {
+		if e.Index >= 0 {
+			fn(e)
+		}
+	}
+	for _, e := range t.far {
+		fn(e)
+	}
+}
+
+// Len is the number of entries ever written.
+func (t *Table) Len() int {
+	n := len(t.far)
+	for _, e := range t.Entries {
+		if e.Index >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Get returns the entry at index i, and whether it has ever been written.
 func (t *Table) Get(i int32) (Entry, bool) {
+	if e, ok := t.far[i]; ok {
+		return e, true
+	}
 	if i < 0 || int(i) >= len(t.Entries) || t.Entries[i].Index < 0 {
 		return Entry{Index: -1}, false
 	}
@@ -73,6 +109,11 @@ func (t *Table) Get(i int32) (Entry, bool) {
 func (t *Table) ByKey(key string) (Entry, bool) {
 	for _, e := range t.Entries {
 		if e.Index >= 0 && e.Key == key {
+			return e, true
+		}
+	}
+	for _, e := range t.far {
+		if e.Key == key {
 			return e, true
 		}
 	}
@@ -230,6 +271,21 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 }
 
 func (t *Table) set(index int32, hasKey bool, key string, hasValue bool, value []byte) {
+	if int(index) >= len(t.Entries)+denseGap || t.far[index].Index > 0 {
+		if t.far == nil {
+			t.far = map[int32]Entry{}
+		}
+		e := t.far[index]
+		e.Index = index
+		if hasKey {
+			e.Key = key
+		}
+		if hasValue {
+			e.Value = value
+		}
+		t.far[index] = e
+		return
+	}
 	for int(index) >= len(t.Entries) {
 		t.Entries = append(t.Entries, Entry{Index: -1})
 	}

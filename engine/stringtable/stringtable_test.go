@@ -422,13 +422,7 @@ func TestEncodeApplyRoundTrip(t *testing.T) {
 				t.Fatalf("entry %d = %+v, want %+v", i, got, e)
 			}
 		}
-		written := 0
-		for _, e := range tab.Entries {
-			if e.Index >= 0 {
-				written++
-			}
-		}
-		if written != len(entries) {
+		if written := tab.Len(); written != len(entries) {
 			t.Fatalf("%d slots written, want %d", written, len(entries))
 		}
 	})
@@ -549,4 +543,57 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("%d entries", len(tab.Entries))
 		}
 	})
+}
+
+// TestFarIndexCostsOneEntry: an entry far past the last one is kept on its
+// own, not by growing the table to its index; it reads back like any other.
+func TestFarIndexCostsOneEntry(t *testing.T) {
+	tab := &Table{Name: "t", VarintBitCounts: true}
+	entries := []Entry{{Index: 0, Key: "a"}, {Index: 1<<20 - 2, Key: "far", Value: []byte{1}}}
+	if _, err := tab.Apply(Encode(entries, tab), len(entries)); err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Entries) > 1+denseGap {
+		t.Fatalf("Entries grew to %d for two entries", len(tab.Entries))
+	}
+	for _, e := range entries {
+		if got, ok := tab.Get(e.Index); !ok || !reflect.DeepEqual(got, e) {
+			t.Fatalf("Get(%d) = %+v, %v; want %+v", e.Index, got, ok, e)
+		}
+	}
+	if e, ok := tab.ByKey("far"); !ok || e.Index != 1<<20-2 {
+		t.Fatalf("ByKey(far) = %+v, %v", e, ok)
+	}
+	if tab.Len() != 2 {
+		t.Fatalf("Len = %d, want 2", tab.Len())
+	}
+	// An update of the far entry changes it in place.
+	upd := []Entry{{Index: 1<<20 - 2, Value: []byte{2}}}
+	if _, err := tab.Apply(Encode(upd, tab), 1); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := tab.Get(1<<20 - 2); e.Key != "far" || e.Value[0] != 2 {
+		t.Fatalf("after the update: %+v", e)
+	}
+	c := (&Set{Tables: []*Table{tab}}).Clone()
+	tab.far[1<<20-2] = Entry{}
+	if e, _ := c.Tables[0].Get(1<<20 - 2); e.Key != "far" {
+		t.Fatalf("the clone shares far entries: %+v", e)
+	}
+}
+
+func TestSetRefusesTablesPastTheLimit(t *testing.T) {
+	var s Set
+	for i := range MaxTables {
+		if err := s.Create(&Table{Name: fmt.Sprint(i)}); err != nil {
+			t.Fatalf("table %d: %v", i, err)
+		}
+	}
+	if err := s.Create(&Table{Name: "one too many"}); err == nil {
+		t.Fatal("created a table past MaxTables")
+	}
+	s.Reset()
+	if err := s.Create(&Table{Name: "after a clear"}); err != nil {
+		t.Fatal(err)
+	}
 }
