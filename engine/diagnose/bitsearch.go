@@ -2,11 +2,9 @@ package diagnose
 
 import (
 	"fmt"
-	"math"
+	"sort"
 
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 )
 
@@ -17,7 +15,6 @@ import (
 const (
 	BitWindow        = 768
 	MaxBitDecodeBits = 48
-	maxRecorded      = 96      // trials that align, decoded again with recording
 	minBitDecodeBits = 8 << 20 // a small message's search may decode this much
 	// sensibleFor is how far past the window a trial must read sensibly
 	// to be decoded to the end: garbage shows well within it.
@@ -110,27 +107,38 @@ func firstStructural(rep Report) int {
 	return -1
 }
 
+// symptomEnd is the bit after the value that starts at a symptom (a long
+// varint or string can hold the damage that made it odd), or the symptom.
+func (c *Case) symptomEnd(at uint) uint {
+	for i := range c.Record.Fields {
+		if f := &c.Record.Fields[i]; f.Start == at {
+			return at + f.Bits
+		}
+	}
+	return at
+}
+
 // windowsBack is how many windows before each symptom are searched, the
 // nearest first.
 const windowsBack = 3
 
 // searchBits tries, at every bit from a symptom back over BitWindow bits
 // (and windowsBack windows before that while nothing aligns), inserting a
-// 0, inserting a 1 and dropping the bit there. Each trial resumes from the
-// update boundary before the edit, so it decodes only what follows, and
-// stops at the first path out of order. Those that make the message align
-// are decoded again with recording from the window's first boundary and
-// ranked by the anomalies and the change of values against the entities'
-// previous ones (editCost): the edit that puts back the original bits
-// restores the original values. Of equal costs the latest edit wins, the
-// one nearest the first symptom. ambiguous counts the positions (a run of
-// equal bits) where the winning edit gives the same data.
+// 0, inserting a 1 and dropping the bit there (searchWindow). Each trial
+// resumes from the update boundary before the edit, so it decodes only
+// what follows, and stops at the first path out of order or a little past
+// the window. Those that read sensibly are recorded over the window and
+// ranked by how plausible their values are there (plausible.go): the edit
+// that puts back the original bits restores the original values. The
+// cheapest that decodes to the end aligned wins; of equal costs the latest
+// edit, the one nearest the first symptom. ambiguous counts the positions
+// (a run of equal bits) where the winning edit gives the same data.
 func (c *Case) searchBits() (best *bitEdit, ambiguous uint) {
 	data := uint(len(c.Msg.EntityData)) * 8
 	budget := max(int64(MaxBitDecodeBits)*int64(data), minBitDecodeBits)
 	searched := map[uint]bool{} // window ends already searched
 	for _, at := range symptoms(c.Record, c.Report) {
-		hi := min(at+16, data)
+		hi := min(c.symptomEnd(at)+16, data)
 		for k := 0; k < windowsBack && best == nil && budget > 0; k++ {
 			if !searched[hi] {
 				searched[hi] = true
@@ -166,26 +174,8 @@ func aligns(res entity.Result) bool {
 	return !res.Misaligned && res.Err == nil && res.BadDeletions == 0
 }
 
-// editCost is how implausible a what-if's decode is over the part of the
-// message where the candidates differ, from bit lo to bit hi: the
-// anomalies of its values and how far they are from the entities'
-// previous values and, where future has them, the next ones, added up.
-func editCost(rec *provenance.Message, rep Report, lo, hi uint, future map[futureKey]decoder.Value) float64 {
-	cost := 0.0
-	for i := range rec.Fields {
-		f := &rec.Fields[i]
-		if f.Start < lo || f.Start >= hi {
-			continue
-		}
-		next, ok := future[futureKey{rec.Updates[f.Update].Index, f.Path}]
-		cost += expectedChange(f.Prev, next, f.Value, ok) + weight(rep.Anomalies[i])
-	}
-	if rep.End != nil {
-		cost += rep.End.Score
-	}
-	return cost
-}
-
+// searchWindow is searchBits over the window of BitWindow bits that ends
+// at bit hi: nil when no edit there makes the message decode aligned.
 func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 	lo := uint(0)
 	if hi > BitWindow {
@@ -195,9 +185,12 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 	if len(cps) == 0 {
 		return nil
 	}
-	seen := map[string]bool{}
-	var aligned []entity.WhatIf
-	for q := hi; q+1 > lo && *budget > 0 && len(aligned) < maxRecorded; q-- {
+	// Every edit, resumed from the boundary before it and read far
+	// enough past the window to tell garbage.
+	bit := func(q uint) uint64 { return uint64(c.Msg.EntityData[q/8] >> (q % 8) & 1) }
+	data := uint(len(c.Msg.EntityData)) * 8
+	var alive []trial
+	for q := hi; q+1 > lo && *budget > 0; q-- {
 		cp := cps[0]
 		for _, k := range cps {
 			if k.at.Bit <= q {
@@ -210,53 +203,155 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 		for _, w := range []entity.WhatIf{
 			{Occurrence: -1, Bit: q, Insert: 1}, {Occurrence: -1, Bit: q, Insert: 1, InsertValue: 1}, {Occurrence: -1, Bit: q, Skip: 1},
 		} {
-			// A run of equal bits: the same data as an edit already tried.
-			key := string(w.Edit(c.Msg.EntityData))
-			if seen[key] {
+			// A run of equal bits: the same data as an edit already tried
+			// (inserting v before a bit v is inserting it after; dropping
+			// either of two equal bits is the same).
+			if q+1 < data && q < hi && (w.Insert > 0 && bit(q) == w.InsertValue || w.Skip > 0 && bit(q) == bit(q+1)) {
 				continue
 			}
-			seen[key] = true
 			from := cp.at
 			w.From = &from
 			// Far enough past the symptom without a path out of order or
-			// an error: a candidate, decoded to the end below.
+			// an error: a candidate, decoded to the end when ranked.
 			w.StopAt = hi + sensibleFor
-			t := cp.table.Snapshot()
-			res := t.ApplyWhatIf(&c.Msg, nil, w)
+			res := cp.table.Snapshot().ApplyWhatIf(&c.Msg, nil, w)
 			*budget -= int64(res.EndBit - min(res.EndBit, cp.at.Bit))
 			if aligns(res) || res.Unfinished {
-				w.StopAt = 0
-				aligned = append(aligned, w)
+				alive = append(alive, trial{w: w, cp: cp})
 			}
 		}
 		if q == 0 {
 			break
 		}
 	}
-	var best *bitEdit
-	first := cps[0]
-	for _, w := range aligned {
-		// Recorded from the window's first boundary: what comes before is
-		// the same for every trial.
-		from := first.at
-		w.From = &from
-		t := first.table.Snapshot()
-		rec := &provenance.Message{}
-		res := t.ApplyWhatIf(&c.Msg, rec, w)
-		if !aligns(res) {
+	// Each candidate recorded over the window (and a little past it): the
+	// values before its boundary are the unedited message's.
+	end := hi + 64
+	for i := range alive {
+		tr := &alive[i]
+		w := tr.w
+		w.StopAt = end
+		tr.rec = &provenance.Message{}
+		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, tr.rec, w)
+		*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+	}
+	// The values the message's entities send next and the values the
+	// message sends outside the window, from the first candidate (by a
+	// ranking without them) that decodes to the end.
+	if c.future == nil {
+		c.rank(alive, lo, end)
+		for i := range alive {
+			if *budget <= 0 {
+				return nil
+			}
+			if t, rec, ok := c.finish(&alive[i], budget, true); ok {
+				c.futureValues(t)
+				c.learnValues(rec, lo, end)
+				break
+			}
+		}
+		if c.future == nil {
+			return nil
+		}
+	}
+	// The cheapest that decodes to the end aligned wins; of equal costs the
+	// latest edit, the one nearest the symptom (alive runs backwards).
+	c.rank(alive, lo, end)
+	for i := range alive {
+		if i >= maxVerified || *budget <= 0 {
+			break
+		}
+		if _, _, ok := c.finish(&alive[i], budget, false); ok {
+			w := alive[i].w
+			w.From, w.StopAt = nil, 0
+			return &bitEdit{w: w, cost: alive[i].cost, lo: lo, hi: end}
+		}
+	}
+	return nil
+}
+
+// rank costs each trial over bits lo to end with what the case knows so
+// far (plausibility) and sorts them, cheapest first, keeping the order of
+// equal costs.
+func (c *Case) rank(alive []trial, lo, end uint) {
+	p := c.plausibility()
+	prefix := c.prefixCosts(p, lo)
+	for i := range alive {
+		tr := &alive[i]
+		tr.cost = p.editCost(tr.rec, max(lo, tr.cp.at.Bit), end) + prefix(tr.cp.at.Bit)
+	}
+	sort.SliceStable(alive, func(i, j int) bool { return alive[i].cost < alive[j].cost-1e-9 })
+}
+
+// maxVerified bounds how many ranked candidates are decoded to the end in
+// search of one that aligns.
+const maxVerified = 64
+
+// trial is an edit of the bit search that reads sensibly past its window.
+type trial struct {
+	w    entity.WhatIf
+	cp   checkpoint
+	rec  *provenance.Message // from its boundary to a little past the window
+	cost float64
+}
+
+// finishStops are how far past the window a trial is decoded before it is
+// decoded to the end: garbage that read sensibly for a while stops sooner.
+var finishStops = []uint{1 << 14, 1 << 17}
+
+// finish decodes a trial to the end of the message from its boundary
+// (recorded when record is set) and returns the table it leaves and
+// whether it aligns.
+func (c *Case) finish(tr *trial, budget *int64, record bool) (*entity.Table, *provenance.Message, bool) {
+	data := uint(len(c.Msg.EntityData)) * 8
+	for _, d := range finishStops {
+		w := tr.w
+		if w.StopAt = w.StopAt + d; w.StopAt >= data {
+			break
+		}
+		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, nil, w)
+		*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+		if !res.Unfinished {
+			if !aligns(res) {
+				return nil, nil, false
+			}
+			break
+		}
+	}
+	w := tr.w
+	w.StopAt = 0
+	t := tr.cp.table.Snapshot()
+	var rec *provenance.Message
+	if record {
+		rec = &provenance.Message{}
+	}
+	res := t.ApplyWhatIf(&c.Msg, rec, w)
+	*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+	return t, rec, aligns(res)
+}
+
+// prefixCosts returns, for a boundary bit, the cost of the unedited
+// message's values from bit lo up to it: what a candidate resumed there
+// shares with the message as decoded.
+func (c *Case) prefixCosts(p plausibility, lo uint) func(uint) float64 {
+	var starts []uint
+	var sums []float64
+	sum := 0.0
+	for i := range c.Record.Fields {
+		f := &c.Record.Fields[i]
+		if f.Start < lo {
 			continue
 		}
-		w.From = nil
-		future := c.futureValues(t)
-		e := &bitEdit{w: w, cost: editCost(rec, Message(rec, LookupIn(c.Before)), lo, hi+64, future)}
-		if best == nil || e.cost < best.cost-1e-9 {
-			best = e
+		sum += p.fieldCost(c.Record, f)
+		starts, sums = append(starts, f.Start), append(sums, sum)
+	}
+	return func(b uint) float64 {
+		n := sort.Search(len(starts), func(i int) bool { return starts[i] >= b })
+		if n == 0 {
+			return 0
 		}
+		return sums[n-1]
 	}
-	if best != nil {
-		best.lo, best.hi = lo, hi+64
-	}
-	return best
 }
 
 // equalRun counts the positions at which the same insertion gives the
@@ -289,96 +384,4 @@ func explainAmbiguity(n uint) string {
 		return ""
 	}
 	return fmt.Sprintf(" (ambiguous: the bit joins a run of %d equal bits, and inserting it anywhere in the run gives the same data)", n)
-}
-
-// futureKey names a value: an entity and a field path.
-type futureKey struct {
-	index int32
-	path  fieldpath.Path
-}
-
-// futureValues decodes the messages after the case's one from after (the
-// table as a repair of it leaves it) and keeps the first value each sends
-// for each entity's field. Messages after do not depend on the values the
-// repairs disagree on, only on which entities exist, so one repair's table
-// serves for all. Computed once.
-func (c *Case) futureValues(after *entity.Table) map[futureKey]decoder.Value {
-	if c.future != nil {
-		return c.future
-	}
-	c.future = map[futureKey]decoder.Value{}
-	t := after.Snapshot()
-	rec := &provenance.Message{}
-	for i := range c.Next {
-		// Only a message that decodes aligned tells what came next: one
-		// that does not is misread as the damaged one may be.
-		if res := t.Apply(&c.Next[i], rec); !aligns(res) {
-			break
-		}
-		for j := range rec.Fields {
-			f := &rec.Fields[j]
-			k := futureKey{rec.Updates[f.Update].Index, f.Path}
-			if _, ok := c.future[k]; !ok {
-				c.future[k] = f.Value
-			}
-		}
-	}
-	return c.future
-}
-
-// expectedChange is how far v is from what the values around it lead one
-// to expect: game state moves gradually, so a number lies near the middle
-// of the one before it and the one after it when it moves steadily, or at
-// either when it steps (a little worse); a misread lies anywhere.
-func expectedChange(prev, next, v decoder.Value, haveNext bool) float64 {
-	if prev.Kind == decoder.KindNone {
-		if !haveNext {
-			return 0 // nothing to compare with: no evidence either way
-		}
-		return Change(next, v)
-	}
-	if !haveNext {
-		if (v.Kind == decoder.KindInt || v.Kind == decoder.KindUint) && prev.Kind == v.Kind {
-			// Counters, enums and indexes jump: with nothing after it,
-			// how far an integer moved says little, only whether it did.
-			if prev.U == v.U {
-				return 0
-			}
-			return step
-		}
-		return Change(prev, v)
-	}
-	p, okP := number(prev)
-	n, okN := number(next)
-	x, okX := number(v)
-	if okP && okN && okX && prev.Kind == v.Kind && next.Kind == v.Kind {
-		mid := (p + n) / 2
-		d := math.Abs(x-mid) / (math.Abs(mid) + 1)
-		return min(math.Min(d, 1), Change(prev, v)+step, Change(next, v)+step)
-	}
-	if prev.Kind == decoder.KindVector && next.Kind == decoder.KindVector && v.Kind == decoder.KindVector && prev.N == v.N && next.N == v.N {
-		mid := prev
-		for i := 0; i < int(v.N); i++ {
-			mid.F[i] = (prev.F[i] + next.F[i]) / 2
-		}
-		return min(Change(mid, v), Change(prev, v)+step, Change(next, v)+step)
-	}
-	return min(Change(prev, v), Change(next, v))
-}
-
-// step is what being equal to a neighbour rather than between them, or
-// an integer's moving at all, costs.
-const step = 0.01
-
-// number is a scalar value as a float64.
-func number(v decoder.Value) (float64, bool) {
-	switch v.Kind {
-	case decoder.KindFloat:
-		return v.F[0], !math.IsNaN(v.F[0])
-	case decoder.KindUint:
-		return float64(v.U), true
-	case decoder.KindInt:
-		return float64(v.Int64()), true
-	}
-	return 0, false
 }

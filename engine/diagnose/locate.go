@@ -57,6 +57,12 @@ type Case struct {
 	Next []messages.PacketEntities
 
 	future map[futureKey]decoder.Value // see futureValues
+	after  *entity.Table               // the table a repair leaves, for handles
+	// The next messages as decoded after a repair, and the discrete values
+	// sent outside the repairs' window (see learnValues).
+	nextRecs []*provenance.Message
+	seen     map[seenKey]bool
+	named    map[string]bool
 }
 
 // NextMessages is how many messages after the captured one are kept.
@@ -247,7 +253,7 @@ func (c *Case) Locate() (*Fix, error) {
 			if !aligns(res) {
 				continue
 			}
-			cost := editCost(rec, rep, lo, hi, c.future)
+			cost := c.plausibility().editCost(rec, lo, hi)
 			if kindOf(tr.d.Family) != kindOf(f.Decoder.Family) {
 				cost += 0.25 // a float stays a float more often than it becomes a vector
 			}

@@ -458,6 +458,10 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			}
 			res.Fields += nf
 			t.Stats.Fields += int64(nf)
+			if err == errStopped {
+				res.Unfinished, res.EndBit = true, r.Pos()
+				return res
+			}
 			if err != nil {
 				return fail(u, e, index, r.Pos(), err)
 			}
@@ -637,8 +641,15 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 	}
 	ser := c.Serializer
 	hot := ser.Hot()
+	stop := uint(0)
+	if t.whatIf != nil {
+		stop = t.whatIf.StopAt
+	}
 	for i := range paths {
 		p := &paths[i]
+		if stop > 0 && r.Pos() >= stop {
+			return i, errStopped // a long update (a full frame's) need not be read to its end
+		}
 		var tg target
 		if idx := p.Idx[0]; p.Last == 0 && int(idx) < len(hot) && hot[idx].Model == schema.Simple {
 			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
@@ -689,6 +700,9 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 	}
 	return len(paths), nil
 }
+
+// errStopped ends a what-if's decode inside an update at WhatIf.StopAt.
+var errStopped = errors.New("stopped at the what-if's StopAt")
 
 // valueError says which value ran past the end of the data.
 func valueError(p *fieldpath.Path, dec *decoder.Decoder, r *bitio.Reader) error {

@@ -33,9 +33,10 @@ type WhatIf struct {
 	// tries hundreds of edits near the end of a large message decodes only
 	// what follows each.
 	From *Resume
-	// StopAt, when set, ends the decode at the first update boundary at
-	// or past this bit (Result.Unfinished): a search that only needs to
-	// know whether an edit reads sensibly for a while past the damage.
+	// StopAt, when set, ends the decode at the first update boundary or
+	// value at or past this bit (Result.Unfinished): a search that only
+	// needs to know whether an edit reads sensibly for a while past the
+	// damage. The table is then left inside an update.
 	StopAt uint
 }
 
