@@ -35,6 +35,7 @@ func run() (code int) {
 		}
 	}()
 	cli.SetSample(sample.Replay)
+	cli.SetGameSample("cs2", sample.CS2)
 	cli.OpenTUI = ui.Run
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {

@@ -77,6 +77,17 @@ func SetSample(data []byte) {
 	}
 }
 
+// otherSamples are the built-in samples of other games, by the name
+// `dembug sample --game` takes.
+var otherSamples = map[string][]byte{}
+
+// SetGameSample installs the built-in sample of another game (cs2).
+func SetGameSample(game string, data []byte) {
+	if len(data) > 0 {
+		otherSamples[game] = data
+	}
+}
+
 // MaxFileSize is the largest replay dembug reads (whole, into memory): an
 // hour-long match is a few hundred MB.
 const MaxFileSize = 2 << 30

@@ -16,13 +16,19 @@ var isTerminal = func(w io.Writer) bool {
 }
 
 func sampleCmd() *cobra.Command {
-	var out string
+	var out, game string
 	cmd := &cobra.Command{
-		Use:   "sample -o FILE",
-		Short: "Write the built-in sample replay (a short Dota-shaped demo with every decoder family) to FILE",
+		Use:   "sample -o FILE [--game cs2]",
+		Short: "Write a built-in sample replay to FILE: a short Dota-shaped demo with every decoder family Dota gives, or (--game cs2) a CS2-shaped one with the families only CS2 uses",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data, ok := sampleReplay()
+			if game != "dota" {
+				data, ok = otherSamples[game]
+				if !ok {
+					return fmt.Errorf("no built-in sample for --game %q (dota or cs2)", game)
+				}
+			}
 			if !ok {
 				return fmt.Errorf("this build has no built-in sample")
 			}
@@ -42,5 +48,6 @@ func sampleCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (-: standard output; empty: standard output unless it is a terminal)")
+	cmd.Flags().StringVar(&game, "game", "dota", "which sample: dota (docs/sample-tour.md) or cs2 (its CS2 section)")
 	return cmd
 }

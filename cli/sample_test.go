@@ -48,3 +48,28 @@ func TestSampleRefusesATerminal(t *testing.T) {
 		t.Fatalf("sample redirected: err %v, %d bytes", err, len(out))
 	}
 }
+
+func TestSampleCommandWritesTheCS2Sample(t *testing.T) {
+	SetSample(sample.Replay)
+	SetGameSample("cs2", sample.CS2)
+	path := filepath.Join(t.TempDir(), "cs2.dem")
+	var out, errw bytes.Buffer
+	cmd := Root(&out, &errw)
+	cmd.SetArgs([]string{"sample", "--game", "cs2", "-o", path})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(data, sample.CS2) {
+		t.Fatalf("written file differs from the CS2 sample (%v)", err)
+	}
+	res, _ := Check(path, data)
+	if res.Error != "" || res.Misaligned != 0 || res.EntityUpdates == 0 || res.Game != "cs2" {
+		t.Fatalf("CS2 sample does not check clean: %+v", res)
+	}
+	cmd = Root(&out, &errw)
+	cmd.SetArgs([]string{"sample", "--game", "deadlock", "-o", path})
+	if err := cmd.Execute(); err == nil {
+		t.Fatal("--game deadlock: no error")
+	}
+}

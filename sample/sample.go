@@ -13,6 +13,12 @@ package sample
 import "github.com/dembug/dembug/testdata"
 
 //go:generate go run ../internal/gensample -o ../testdata/sample.dem
+//go:generate go run ../internal/gensample -game cs2 -o ../testdata/sample-cs2.dem
 
 // Replay is the sample demo file, testdata/sample.dem.
 var Replay = testdata.Sample
+
+// CS2 is the CS2-shaped sample, testdata/sample-cs2.dem: the decoder
+// families only CS2 uses (precise angles, unsigned varint − 1, binary
+// blocks) and a polymorphic pointer. `dembug sample --game cs2` writes it.
+var CS2 = testdata.SampleCS2

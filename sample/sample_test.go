@@ -26,7 +26,13 @@ type recorded struct {
 // recorded.
 func decodeSample(t *testing.T) (*replay.Replay, []recorded) {
 	t.Helper()
-	r, err := replay.Open(sample.Replay)
+	return decodeFile(t, sample.Replay)
+}
+
+// decodeFile runs a file with every packet-entities message recorded.
+func decodeFile(t *testing.T, data []byte) (*replay.Replay, []recorded) {
+	t.Helper()
+	r, err := replay.Open(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,3 +9,8 @@ import _ "embed"
 //
 //go:embed sample.dem
 var Sample []byte
+
+// SampleCS2 is testdata/sample-cs2.dem, the CS2-shaped sample.
+//
+//go:embed sample-cs2.dem
+var SampleCS2 []byte
