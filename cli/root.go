@@ -48,13 +48,14 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 				return OpenTUI("(built-in sample)", data, aliases)
 			}
 			// Mapped, not read onto the heap; the pages the index pass
-			// has read are dropped from the resident set every second.
+			// has read are dropped from the resident set four times a
+			// second.
 			f, err := mapfile.Open(args[0])
 			if err != nil {
 				return err
 			}
 			defer f.Close()
-			stop := f.ReleaseEvery(time.Second)
+			stop := f.ReleaseEvery(250 * time.Millisecond)
 			defer stop()
 			return OpenTUI(args[0], f.Data, aliases)
 		},

@@ -97,13 +97,16 @@ func setPath(n *Node, path []int32, v decoder.Value) {
 }
 
 // LiveDecoder keeps a live replay positioned after the last decoded command, so
-// stepping forward is cheap; going back re-runs from the start unless the
-// message is in the small cache. Load is safe for concurrent use; requests
-// superseded by a newer generation return early.
+// stepping forward is cheap; going back, or far forward, resumes from the
+// index pass's last keyframe before the message (the start of the file
+// when there is none), unless the message is in the small cache. Load is
+// safe for concurrent use; requests superseded by a newer generation
+// return early.
 type LiveDecoder struct {
 	mu      sync.Mutex
 	data    []byte
 	aliases schema.Aliases
+	ks      *replay.Keyframes
 	r       *replay.Replay
 	last    int // index of the last command decoded, -1 before any
 	cache   []*Detail
@@ -115,6 +118,14 @@ const detailCacheSize = 24
 // NewLiveDecoder returns a live decoder over a file's bytes.
 func NewLiveDecoder(data []byte, a schema.Aliases) *LiveDecoder {
 	return &LiveDecoder{data: data, aliases: a, last: -1}
+}
+
+// UseKeyframes makes the decoder resume from keyframes (the index pass's,
+// taken under the same aliases).
+func (d *LiveDecoder) UseKeyframes(ks *replay.Keyframes) {
+	d.mu.Lock()
+	d.ks = ks
+	d.mu.Unlock()
 }
 
 // ErrStale is Load's answer to a request a newer generation superseded.
@@ -146,7 +157,16 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 			det, err = nil, fmt.Errorf("internal error while decoding: %v", p)
 		}
 	}()
-	if d.r == nil || d.last >= cmd {
+	var k *replay.Keyframe
+	if d.ks != nil {
+		k = d.ks.Before(cmd)
+	}
+	switch {
+	case k != nil && (d.r == nil || d.last >= cmd || k.Command-1 > d.last):
+		// The keyframe is nearer than the live replay, or the live replay
+		// is past the message.
+		d.r, d.last = k.Resume(), k.Command-1
+	case d.r == nil || d.last >= cmd:
 		r, err := replay.Open(d.data)
 		if err != nil {
 			return nil, err

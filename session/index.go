@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -53,35 +54,34 @@ type PEInfo struct {
 	Delta    bool
 	Skipped  bool // a repeated full frame, not applied
 	Err      string
-	First    int     // index into Index.Updates of Updates[0]
-	names    []int32 // field-name ids, per update in [UpdateInfo.names, +Fields)
+	First    int // index into the index's flat update order of Updates[0]
 
-	// Diagnostics (package diagnose) of the message as the index pass
-	// decoded it.
-	Sev     diagnose.Severity   // the worst anomaly of any field
-	sev     []diagnose.Severity // per field, parallel to names
-	Problem string              // the message-level anomaly (misaligned, bad deletions), if any
+	// Diagnostics (package diagnose) of the message, from the grading
+	// pass (Grader), which decodes the file again recording every field
+	// after the index pass; a message that misaligned is strong at once.
+	Sev     diagnose.Severity // the worst anomaly of any field
+	Problem string            // the message-level anomaly (misaligned, bad deletions), if any
 	// Suspect is the first suspicious field of a message with a problem:
 	// update position and field within the update (-1: the update itself),
-	// or SuspectUpd -1 for none.
+	// or SuspectUpd -1 for none; SuspectName is the field's name.
 	SuspectUpd, SuspectField int32
-	SuspectWhy               string
-	// findings are the message's anomalies (K holds the update's
-	// position until Index.Append makes it the flat index).
-	findings []Finding
+	SuspectWhy, SuspectName  string
+	// fieldSev holds the graded fields' severities, by update<<16|field:
+	// only those with an anomaly, a few in a whole file.
+	fieldSev map[uint32]diagnose.Severity
 }
 
 // FieldSev returns the anomaly severity of field fi of update u.
 func (pe *PEInfo) FieldSev(u, fi int) diagnose.Severity {
-	if u < 0 || u >= len(pe.Updates) || fi < 0 || fi >= pe.Updates[u].Fields {
+	if pe.fieldSev == nil || u < 0 || fi < 0 || fi >= 1<<16 {
 		return diagnose.SevNone
 	}
-	return pe.sev[int(pe.Updates[u].names)+fi]
+	return pe.fieldSev[uint32(u)<<16|uint32(fi)]
 }
 
 // Graded counts the message's fields graded strong and weak.
 func (pe *PEInfo) Graded() (strong, weak int) {
-	for _, s := range pe.sev {
+	for _, s := range pe.fieldSev {
 		switch s {
 		case diagnose.SevStrong:
 			strong++
@@ -92,28 +92,39 @@ func (pe *PEInfo) Graded() (strong, weak int) {
 	return strong, weak
 }
 
-// FieldNames returns the interned field-name ids update u touched.
-func (pe *PEInfo) FieldNames(u int) []int32 {
-	if u < 0 || u >= len(pe.Updates) {
-		return nil
-	}
-	n := pe.Updates[u].names
-	return pe.names[n : int(n)+pe.Updates[u].Fields]
+// UpdateInfo summarises one entity update in 16 bytes: the index holds
+// one per update of the file (7.7 million in a 100 MB Dota 2 replay).
+// Serials, field names and values come from the live decoder (Detail).
+type UpdateInfo struct {
+	Start, End uint32 // bit range in the message's entity data
+	Entity     int16
+	class      uint16 // the index's class id, see Index.ClassName
+	fields     uint16 // saturates at 65535
+	Op         provenance.Op
+	flags      uint8
 }
 
-// UpdateInfo summarises one entity update.
-type UpdateInfo struct {
-	Entity  int32
-	Serial  uint32
-	Class   string
-	Op      provenance.Op
-	Fields  int
-	Start   uint
-	End     uint
-	Skipped bool // PVS bits said the update carries no fields
-	Err     string
-	Sev     diagnose.Severity // the worst anomaly of its fields
-	names   int32
+const (
+	updSkipped = 1 << iota
+	updErr
+	updSevShift = 4 // two bits of diagnose.Severity
+)
+
+// Fields is the number of field values the update read.
+func (u *UpdateInfo) Fields() int { return int(u.fields) }
+
+// Skipped reports whether the PVS bits said the update carries no fields.
+func (u *UpdateInfo) Skipped() bool { return u.flags&updSkipped != 0 }
+
+// Failed reports whether decoding broke inside this update (the message's
+// Err says how).
+func (u *UpdateInfo) Failed() bool { return u.flags&updErr != 0 }
+
+// Sev is the worst anomaly of its fields, once graded.
+func (u *UpdateInfo) Sev() diagnose.Severity { return diagnose.Severity(u.flags >> updSevShift & 3) }
+
+func (u *UpdateInfo) setSev(s diagnose.Severity) {
+	u.flags = u.flags&^(3<<updSevShift) | uint8(s&3)<<updSevShift
 }
 
 // Bits is the update's length in the entity data.
@@ -121,14 +132,15 @@ func (u *UpdateInfo) Bits() uint {
 	if u.End < u.Start {
 		return 0
 	}
-	return u.End - u.Start
+	return uint(u.End - u.Start)
 }
 
 // AnomalyRef is one stop of the anomaly keys: a field with a strong anomaly
 // or the first suspicious field of a message with a problem.
 type AnomalyRef struct {
-	K     int32 // index into Index.Updates
+	K     int32 // the update's flat position (Index.Ref)
 	Field int32 // field within the update; -1 for the update itself
+	Name  string
 	// Rule is the strong anomaly that makes the stop; "" for the suspect
 	// of a message with a problem (never muted).
 	Rule diagnose.Rule
@@ -137,10 +149,11 @@ type AnomalyRef struct {
 // Finding is one anomaly of one field, strong or weak (a read by the
 // default decoder is none): what the grouped list of anomalies counts.
 type Finding struct {
-	K      int32 // index into Index.Updates
+	K      int32 // the update's flat position (Index.Ref)
 	Field  int32 // field within the update; -1 for the update itself
 	Rule   diagnose.Rule
 	Strong bool
+	Name   string // the field's name
 }
 
 // MaxFindings bounds the findings an index keeps (a garbage file can trip
@@ -162,14 +175,50 @@ type Index struct {
 	Game     game.Game
 	Build    int32
 	Commands []Command
-	Updates  []UpdateRef  // every entity update in file order
-	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef)
-	Findings []Finding    // every anomaly in file order, up to MaxFindings
-	Names    []string     // interned field names
+	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef), as graded so far
+	Findings []Finding    // every anomaly in file order, up to MaxFindings, as graded so far
+	Classes  []string     // class names by the ids in UpdateInfo
 	Err      *IndexError
 	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
 	Done     bool
 	Pos      int // bytes indexed
+	// Keyframes are the decoding states the index pass took on its way,
+	// which the live decoder and searches resume from.
+	Keyframes *replay.Keyframes
+	// Grading is the grading pass's progress: bytes graded, and whether it
+	// has ended.
+	GradePos   int
+	GradeDone  bool
+	numUpdates int
+	pes        []peRef // every packet-entities message with updates, in file order
+}
+
+// peRef places a message's updates in the flat order.
+type peRef struct {
+	first    int32
+	cmd, msg int32
+}
+
+// NumUpdates is the number of entity updates indexed.
+func (ix *Index) NumUpdates() int { return ix.numUpdates }
+
+// Ref returns the place of update k of the flat order (every update of the
+// file in file order), by a binary search over the messages.
+func (ix *Index) Ref(k int) UpdateRef {
+	i := sort.Search(len(ix.pes), func(i int) bool { return int(ix.pes[i].first) > k }) - 1
+	if i < 0 || k >= ix.numUpdates {
+		return UpdateRef{-1, -1, -1}
+	}
+	p := ix.pes[i]
+	return UpdateRef{p.cmd, p.msg, int32(k) - p.first}
+}
+
+// ClassName names an update's class ("" when the index has none).
+func (ix *Index) ClassName(u *UpdateInfo) string {
+	if u == nil || int(u.class) >= len(ix.Classes) {
+		return ""
+	}
+	return ix.Classes[u.class]
 }
 
 // Cmd returns command i or nil.
@@ -189,6 +238,20 @@ func (ix *Index) Msg(i, j int) *Message {
 	return &c.Msgs[j]
 }
 
+// MsgByInner returns the position of the message with inner index inner in
+// command i, or -1.
+func (ix *Index) MsgByInner(i, inner int) int {
+	c := ix.Cmd(i)
+	if c == nil {
+		return -1
+	}
+	j := sort.Search(len(c.Msgs), func(j int) bool { return c.Msgs[j].Index >= inner })
+	if j < len(c.Msgs) && c.Msgs[j].Index == inner {
+		return j
+	}
+	return -1
+}
+
 // Update returns update k of message j of command i or nil.
 func (ix *Index) Update(i, j, k int) *UpdateInfo {
 	m := ix.Msg(i, j)
@@ -198,22 +261,23 @@ func (ix *Index) Update(i, j, k int) *UpdateInfo {
 	return &m.PE.Updates[k]
 }
 
-// FieldNames returns the interned field-name ids an update touched.
-func (ix *Index) FieldNames(r UpdateRef) []int32 {
-	m := ix.Msg(int(r.Cmd), int(r.Msg))
-	if m == nil || m.PE == nil {
-		return nil
-	}
-	return m.PE.FieldNames(int(r.Upd))
-}
-
-// FlatOf returns the position of an update in Updates, or -1.
+// FlatOf returns the position of an update in the flat order, or -1.
 func (ix *Index) FlatOf(cmd, msg, upd int) int {
 	m := ix.Msg(cmd, msg)
 	if m == nil || m.PE == nil || upd < 0 || upd >= len(m.PE.Updates) {
 		return -1
 	}
 	return m.PE.First + upd
+}
+
+// CommandAtTick is the first command whose tick is at least t, or -1: a
+// binary search (ticks never go down in a file).
+func (ix *Index) CommandAtTick(t int32) int {
+	i := sort.Search(len(ix.Commands), func(i int) bool { return ix.Commands[i].Tick >= t })
+	if i == len(ix.Commands) {
+		return -1
+	}
+	return i
 }
 
 // Append adds a chunk of the index pass.
@@ -224,29 +288,26 @@ func (ix *Index) Append(ch *Chunk) {
 	if ch.Build != 0 {
 		ix.Build = ch.Build
 	}
-	ix.Names = append(ix.Names, ch.Names...)
+	if ch.Keyframes != nil {
+		ix.Keyframes = ch.Keyframes
+	}
+	ix.Classes = append(ix.Classes, ch.Classes...)
 	for _, c := range ch.Commands {
-		c.First = len(ix.Updates)
+		c.First = ix.numUpdates
+		ci := int32(len(ix.Commands))
 		for j := range c.Msgs {
 			pe := c.Msgs[j].PE
 			if pe == nil {
 				continue
 			}
-			pe.First = len(ix.Updates)
-			for k := range pe.Updates {
-				ix.Updates = append(ix.Updates, UpdateRef{int32(len(ix.Commands)), int32(j), int32(k)})
+			pe.First = ix.numUpdates
+			if len(pe.Updates) > 0 {
+				ix.pes = append(ix.pes, peRef{int32(pe.First), ci, int32(j)})
 			}
-			ix.Anoms = appendStops(ix.Anoms, pe)
-			for _, f := range pe.findings {
-				if len(ix.Findings) < MaxFindings {
-					f.K += int32(pe.First)
-					ix.Findings = append(ix.Findings, f)
-				}
-			}
-			pe.findings = nil
+			ix.numUpdates += len(pe.Updates)
 			c.Sev = max(c.Sev, pe.Sev)
 		}
-		c.NumUpdates = len(ix.Updates) - c.First
+		c.NumUpdates = ix.numUpdates - c.First
 		ix.Commands = append(ix.Commands, c)
 	}
 	if ch.Err != nil {
@@ -259,66 +320,54 @@ func (ix *Index) Append(ch *Chunk) {
 	ix.Done = ch.Done
 }
 
-// appendStops adds a message's anomaly stops in field order: every field
-// with a strong anomaly, and the suspect of a message with a problem.
-func appendStops(out []AnomalyRef, pe *PEInfo) []AnomalyRef {
-	suspect := pe.SuspectUpd >= 0
-	for u := range pe.Updates {
-		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
-			out = append(out, AnomalyRef{int32(pe.First + u), -1, ""})
-			suspect = false
-		}
-		for fi := range pe.Updates[u].Fields {
-			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
-			if isSuspect || pe.FieldSev(u, fi) == diagnose.SevStrong {
-				var rule diagnose.Rule
-				if !isSuspect {
-					rule = pe.strongRule(u, fi)
-				}
-				out = append(out, AnomalyRef{int32(pe.First + u), int32(fi), rule})
-			}
-			if isSuspect {
-				suspect = false
-			}
-		}
-	}
-	return out
-}
-
-// strongRule is the first strong rule found on field fi of update u.
-func (pe *PEInfo) strongRule(u, fi int) diagnose.Rule {
-	for _, f := range pe.findings {
-		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
-			return f.Rule
-		}
-	}
-	return ""
-}
-
 // Chunk is what one step of the index pass found.
 type Chunk struct {
-	EndNote  string
-	Commands []Command
-	Names    []string
-	Game     game.Game
-	Build    int32
-	Err      *IndexError
-	Pos      int
-	Done     bool
+	EndNote   string
+	Commands  []Command
+	Classes   []string // class names new since the last chunk
+	Game      game.Game
+	Build     int32
+	Err       *IndexError
+	Pos       int
+	Done      bool
+	Keyframes *replay.Keyframes
 }
+
+// Keyframe settings of the index pass: a keyframe about every
+// KeyframeInterval bytes of file at first, thinned (every other one
+// dropped, the interval doubled) whenever they hold more than
+// KeyframeBudget. A keyframe of a Dota 2 game holds about 4 MiB (every
+// entity's top-level values are copied within a megabyte of file), so a
+// 100 MB replay keeps about 33 keyframes 3 MB apart. See docs/memory.md.
+const (
+	KeyframeInterval = 2 << 20
+	KeyframeBudget   = 128 << 20
+)
 
 // Indexer runs the index pass in chunks. Only one goroutine uses it at a
 // time: the next chunk is requested after the previous one arrived.
+//
+// The pass decodes as check does, without recording: per update it keeps
+// what entity.Table.OnUpdated says (UpdateInfo), and it takes keyframes.
+// Field names, values and anomalies come later: from the live decoder for
+// the message shown, from the grading pass (Grader) for the anomaly
+// marks, from a search's own decode.
 type Indexer struct {
-	data    []byte
-	aliases schema.Aliases
-	r       *replay.Replay
-	rec     provenance.Message
-	cur     *Command
-	out     []Command
-	names   map[string]int32
-	fresh   []string
-	done    bool
+	data      []byte
+	aliases   schema.Aliases
+	r         *replay.Replay
+	ks        *replay.Keyframes
+	cur       *Command
+	out       []Command
+	classes   map[string]uint16
+	fresh     []string
+	done      bool
+	upd       []UpdateInfo // the current message's updates
+	byID      []classID    // the index's class ids by entity.Class.ID
+	redecoded int
+	slab      []UpdateInfo // where messages' update lists are cut from
+
+	schema *schema.Schema
 
 	lastKind  container.Kind
 	lastIndex int
@@ -326,8 +375,12 @@ type Indexer struct {
 
 // NewIndexer starts an index pass over a file's bytes.
 func NewIndexer(data []byte, a schema.Aliases) *Indexer {
-	return &Indexer{data: data, aliases: a, names: map[string]int32{}, lastKind: container.DemError, lastIndex: -1}
+	return &Indexer{data: data, aliases: a, classes: map[string]uint16{}, lastKind: container.DemError, lastIndex: -1,
+		ks: &replay.Keyframes{Interval: KeyframeInterval, Budget: KeyframeBudget}}
 }
+
+// Keyframes are the keyframes the pass has taken so far.
+func (ix *Indexer) Keyframes() *replay.Keyframes { return ix.ks }
 
 // errorAt converts any error into an IndexError.
 func errorAt(err error, fallbackCmd, fallbackOff int) *IndexError {
@@ -350,9 +403,9 @@ func (ix *Indexer) open() error {
 	r.Aliases = ix.aliases
 	ix.r = r
 	r.Hooks.Inner = ix.inner
-	r.Hooks.Record = func(replay.Location) *provenance.Message { return &ix.rec }
 	r.Hooks.Entities = ix.entities
 	r.Hooks.Command = ix.command
+	r.Entities.OnUpdated = ix.updated
 	return nil
 }
 
@@ -368,19 +421,63 @@ func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
 	c.Msgs = append(c.Msgs, Message{
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
 	})
+	if m.Type == messages.SvcPacketEntities {
+		ix.upd = ix.upd[:0]
+	}
 }
 
-func (ix *Indexer) intern(name string) int32 {
-	id, ok := ix.names[name]
+// class is the index's id of a class name.
+func (ix *Indexer) class(name string) uint16 {
+	id, ok := ix.classes[name]
 	if !ok {
-		id = int32(len(ix.names))
-		ix.names[name] = id
+		id = uint16(len(ix.classes))
+		ix.classes[name] = id
 		ix.fresh = append(ix.fresh, name)
 	}
 	return id
 }
 
-func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+func (ix *Indexer) updated(u *entity.Updated) {
+	ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op, fields: uint16(min(u.Fields, 1<<16-1))}
+	if e := u.Entity; e != nil && e.Class != nil {
+		// By class id first: a slice, not a map of names.
+		if id := e.Class.ID; id >= 0 && int(id) < len(ix.byID) && ix.byID[id].c == e.Class {
+			ui.class = ix.byID[id].id
+		} else {
+			ui.class = ix.class(e.Class.Name)
+			if id >= 0 && id < 1<<16 {
+				for int(id) >= len(ix.byID) {
+					ix.byID = append(ix.byID, classID{})
+				}
+				ix.byID[id] = classID{e.Class, ui.class}
+			}
+		}
+	} else {
+		ui.class = ix.class("")
+	}
+	if u.Skipped {
+		ui.flags |= updSkipped
+	}
+	ix.upd = append(ix.upd, ui)
+}
+
+type classID struct {
+	c  *entity.Class
+	id uint16
+}
+
+// updates cuts n update summaries from the slab: one allocation for many
+// messages, none wasted on rounding.
+func (ix *Indexer) updates(src []UpdateInfo) []UpdateInfo {
+	if len(src) > cap(ix.slab)-len(ix.slab) {
+		ix.slab = make([]UpdateInfo, 0, max(len(src), 1<<15))
+	}
+	n := len(ix.slab)
+	ix.slab = append(ix.slab, src...)
+	return ix.slab[n : n+len(src) : n+len(src)]
+}
+
+func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
 	c := ix.begin(loc)
 	var msg *Message
 	for j := len(c.Msgs) - 1; j >= 0; j-- {
@@ -395,57 +492,79 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1}
 	if res.Err != nil {
 		pe.Err = res.Err.Error()
-	}
-	if rec != nil {
-		pe.Updates = make([]UpdateInfo, len(rec.Updates))
-		pe.names = make([]int32, 0, len(rec.Fields))
-		pe.sev = make([]diagnose.Severity, 0, len(rec.Fields))
-		exists := diagnose.LookupIn(ix.r.Entities)
-		for i, u := range rec.Updates {
-			pe.Updates[i] = UpdateInfo{
-				Entity: u.Index, Serial: u.Serial, Class: u.Class, Op: u.Op, Fields: u.NumFields,
-				Start: u.Start, End: u.End, Skipped: u.Skipped, Err: u.Err, names: int32(len(pe.names)),
-			}
-			if u.End == 0 && u.Err != "" {
-				pe.Updates[i].End = res.EndBit
-			}
-			for fi := range rec.Fields[u.FirstField : u.FirstField+u.NumFields] {
-				f := &rec.Fields[u.FirstField+fi]
-				pe.names = append(pe.names, ix.intern(f.Name))
-				as := diagnose.Field(f, exists)
-				sv := diagnose.Grade(as)
-				for _, a := range as {
-					if diagnose.Counted(a) {
-						pe.findings = append(pe.findings, Finding{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold})
+		// The update decoding broke in reaches no OnUpdated. The first
+		// few such messages are decoded again, recording, from the
+		// keyframe before them, for its exact account; past those it is
+		// the next update, from where the last ended to where decoding
+		// stopped.
+		var ee *entity.Error
+		if ix.redecoded < maxRedecodes {
+			ix.redecoded++
+			if rec := ix.recordAgain(loc); rec != nil {
+				ix.upd = ix.upd[:0]
+				for _, u := range rec.Updates {
+					ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op,
+						fields: uint16(min(u.NumFields, 1<<16-1)), class: ix.class(u.Class)}
+					if u.End == 0 && u.Err != "" {
+						ui.End = uint32(res.EndBit)
 					}
+					if u.Skipped {
+						ui.flags |= updSkipped
+					}
+					if u.Err != "" {
+						ui.flags |= updErr
+					}
+					ix.upd = append(ix.upd, ui)
 				}
-				pe.sev = append(pe.sev, sv)
-				pe.Updates[i].Sev = max(pe.Updates[i].Sev, sv)
+				ee = nil
 			}
-			pe.Sev = max(pe.Sev, pe.Updates[i].Sev)
-		}
-		if pe.Err == "" && rec.Err != "" {
-			pe.Err = rec.Err
-		}
-		if res.Misaligned || rec.Err != "" || rec.BadDeletions > 0 {
-			// Rare: the full report, for the message's problem and suspect.
-			rep := diagnose.Message(rec, exists)
-			if rep.End != nil {
-				pe.Problem = rep.End.String()
-				pe.Sev = diagnose.SevStrong
+		} else if errors.As(res.Err, &ee) && ee.Update == len(ix.upd) && ee.Entity >= 0 && ee.Entity < entity.MaxEntities {
+			ui := UpdateInfo{Entity: int16(ee.Entity), End: uint32(res.EndBit), class: ix.class(ee.Class), flags: updErr}
+			if n := len(ix.upd); n > 0 {
+				ui.Start = ix.upd[n-1].End
 			}
-			if s := rep.First; s != nil && s.Update >= 0 && s.Update < len(rec.Updates) {
-				pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy = int32(s.Update), -1, s.Reason
-				if s.Field >= 0 {
-					pe.SuspectField = int32(s.Field - rec.Updates[s.Update].FirstField)
-				}
-				if rep.End != nil {
-					pe.findings = append(pe.findings, Finding{K: pe.SuspectUpd, Field: pe.SuspectField, Rule: rep.End.Rule, Strong: true})
-				}
-			}
+			ix.upd = append(ix.upd, ui)
 		}
 	}
+	if res.Misaligned {
+		pe.Sev, pe.Problem = diagnose.SevStrong, "misaligned"
+	}
+	pe.Updates = ix.updates(ix.upd)
+	ix.upd = ix.upd[:0]
 	msg.PE = pe
+}
+
+// maxRedecodes bounds the messages the index pass decodes again, recording,
+// because decoding broke inside them (a patched replay breaks thousands).
+const maxRedecodes = 16
+
+// recordAgain decodes the message at loc again, recording it, from the
+// keyframe before its command (or the start of the file).
+func (ix *Indexer) recordAgain(loc replay.Location) *provenance.Message {
+	var r *replay.Replay
+	if k := ix.ks.Before(loc.Command); k != nil {
+		r = k.Resume()
+	} else {
+		var err error
+		if r, err = replay.Open(ix.data); err != nil {
+			return nil
+		}
+		r.Aliases = ix.aliases
+	}
+	var rec *provenance.Message
+	r.Hooks.Record = func(l replay.Location) *provenance.Message {
+		if l.Command == loc.Command && l.Message == loc.Message {
+			rec = &provenance.Message{}
+			return rec
+		}
+		return nil
+	}
+	for r.Stats.Commands <= loc.Command {
+		if _, err := r.Step(); err != nil {
+			break
+		}
+	}
+	return rec
 }
 
 func (ix *Indexer) command(c *container.Command) {
@@ -456,7 +575,7 @@ func (ix *Indexer) command(c *container.Command) {
 
 func (ix *Indexer) finish(c *Command) {
 	ix.lastKind, ix.lastIndex = c.Kind, c.Index
-	sort.SliceStable(c.Msgs, func(a, b int) bool { return c.Msgs[a].Index < c.Msgs[b].Index })
+	slices.SortStableFunc(c.Msgs, func(a, b Message) int { return a.Index - b.Index })
 	ix.out = append(ix.out, *c)
 	ix.cur = nil
 }
@@ -503,6 +622,7 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 			ix.stop(ch, ie)
 			return ch
 		}
+		ix.ks.Observe(ix.r)
 		if n&15 == 15 && time.Since(start) > budget {
 			break
 		}
@@ -522,15 +642,18 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.done = true
 	ch.Done = true
 	ix.flush(ch)
+	ix.r = nil // the pass's decoding state is garbage now; keyframes stay
 }
 
 func (ix *Indexer) flush(ch *Chunk) {
 	ch.Commands, ix.out = ix.out, nil
-	ch.Names, ix.fresh = ix.fresh, nil
+	ch.Classes, ix.fresh = ix.fresh, nil
+	ch.Keyframes = ix.ks
 	if ix.r != nil {
 		ch.Game = ix.r.Game
 		ch.Build = ix.r.Header.BuildNum
 		ch.Pos = ix.r.Pos()
+		ix.schema = ix.r.Schema
 	}
 	if ch.Done {
 		ch.Pos = len(ix.data)
@@ -548,9 +671,4 @@ func BuildIndex(path string, data []byte) *Index {
 }
 
 // Schema is the file's schema once the index pass has read it, or nil.
-func (ix *Indexer) Schema() *schema.Schema {
-	if ix.r == nil {
-		return nil
-	}
-	return ix.r.Schema
-}
+func (ix *Indexer) Schema() *schema.Schema { return ix.schema }

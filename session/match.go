@@ -1,42 +1,38 @@
 package session
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Matcher tests field names and classes against a query, case-insensitively.
+// It remembers the names it has tested: a file has a few thousand, read
+// millions of times. Safe for concurrent use.
 type Matcher struct {
 	q     string
-	names []bool // per interned name id
+	mu    sync.Mutex
+	names map[string]bool
 }
 
-// NewMatcher prepares a query over the index's field names.
-func NewMatcher(ix *Index, q string) *Matcher {
-	m := &Matcher{q: strings.ToLower(strings.TrimSpace(q))}
-	m.names = make([]bool, len(ix.Names))
-	for i, n := range ix.Names {
-		m.names[i] = strings.Contains(strings.ToLower(n), m.q)
+// NewMatcher prepares a query.
+func NewMatcher(q string) *Matcher {
+	return &Matcher{q: strings.ToLower(strings.TrimSpace(q)), names: map[string]bool{}}
+}
+
+// Query is the query, lower-cased.
+func (m *Matcher) Query() string { return m.q }
+
+// FieldName reports whether a field name matches.
+func (m *Matcher) FieldName(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ok, seen := m.names[name]
+	if !seen {
+		ok = strings.Contains(strings.ToLower(name), m.q)
+		m.names[name] = ok
 	}
-	return m
+	return ok
 }
-
-// FieldName reports whether interned field name id matches.
-func (m *Matcher) FieldName(id int32) bool { return int(id) < len(m.names) && m.names[id] }
 
 // Class reports whether a class name matches.
 func (m *Matcher) Class(c string) bool { return strings.Contains(strings.ToLower(c), m.q) }
-
-// Update reports whether update r matches by class or by a field name.
-func (m *Matcher) Update(ix *Index, r UpdateRef) bool {
-	u := ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd))
-	if u == nil {
-		return false
-	}
-	if m.Class(u.Class) {
-		return true
-	}
-	for _, id := range ix.FieldNames(r) {
-		if m.FieldName(id) {
-			return true
-		}
-	}
-	return false
-}

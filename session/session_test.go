@@ -15,11 +15,11 @@ func TestBuildIndexSample(t *testing.T) {
 	if !ix.Done || ix.Err != nil {
 		t.Fatalf("index: done %v, error %+v", ix.Done, ix.Err)
 	}
-	if len(ix.Commands) == 0 || len(ix.Updates) == 0 {
-		t.Fatalf("%d commands, %d updates", len(ix.Commands), len(ix.Updates))
+	if len(ix.Commands) == 0 || ix.NumUpdates() == 0 {
+		t.Fatalf("%d commands, %d updates", len(ix.Commands), ix.NumUpdates())
 	}
-	for k, u := range ix.Updates {
-		r := u.Ref()
+	for k := range ix.NumUpdates() {
+		r := ix.Ref(k).Ref()
 		if ix.Update(r.Cmd, r.Msg, r.Upd) == nil || ix.FlatOf(r.Cmd, r.Msg, r.Upd) != k {
 			t.Fatalf("update %d: %+v does not find it again", k, r)
 		}

@@ -54,14 +54,14 @@ func (m *Model) stepAnomaly(dir int) tea.Cmd {
 			where = "before"
 		}
 		msg := fmt.Sprintf("no anomaly %s here (%d in the file", where, len(stops))
-		if !m.ix.Done {
-			msg += " so far: still indexing"
+		if !m.ix.GradeDone {
+			msg += " so far: still grading"
 		}
 		m.setNote(msg+")", false)
 		return nil
 	}
 	st := stops[i]
-	r := m.ix.Updates[st.K]
+	r := m.ix.Ref(int(st.K))
 	cmd := m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(st.Field)})
 	m.setNote(fmt.Sprintf("anomaly %d of %d%s", i+1, len(stops), m.stopWhy(st)), false)
 	return cmd
@@ -75,7 +75,7 @@ func (m *Model) stops() []session.AnomalyRef {
 	}
 	var out []session.AnomalyRef
 	for _, st := range m.ix.Anoms {
-		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.Finding{K: st.K, Field: st.Field})) {
+		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.Finding{K: st.K, Field: st.Field, Name: st.Name})) {
 			continue
 		}
 		out = append(out, st)
@@ -85,7 +85,7 @@ func (m *Model) stops() []session.AnomalyRef {
 
 // stopWhy names what the stop is, for the status line.
 func (m *Model) stopWhy(st session.AnomalyRef) string {
-	r := m.ix.Updates[st.K]
+	r := m.ix.Ref(int(st.K))
 	msg := m.ix.Msg(int(r.Cmd), int(r.Msg))
 	if msg == nil || msg.PE == nil {
 		return ""
@@ -97,8 +97,8 @@ func (m *Model) stopWhy(st session.AnomalyRef) string {
 	if st.Field < 0 {
 		return ""
 	}
-	if names := m.ix.FieldNames(r); int(st.Field) < len(names) {
-		return ": " + m.ix.Names[names[st.Field]]
+	if st.Name != "" {
+		return ": " + st.Name
 	}
 	return ""
 }

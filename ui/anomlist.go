@@ -38,11 +38,7 @@ func (m *Model) findingName(f session.Finding) string {
 	if f.Field < 0 {
 		return ""
 	}
-	names := m.ix.FieldNames(m.ix.Updates[f.K])
-	if int(f.Field) >= len(names) {
-		return ""
-	}
-	return m.ix.Names[names[f.Field]]
+	return f.Name
 }
 
 // listRows groups the index's findings (muted ones too, marked, so that
@@ -65,9 +61,9 @@ func (m *Model) listRows() (rows []listRow, all, strong int) {
 		if _, ok := firsts[k]; !ok {
 			firsts[k] = i
 		}
-		r := m.ix.Updates[f.K]
+		r := m.ix.Ref(int(f.K))
 		u := m.ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd))
-		all0.Add(diagnose.Anomaly{Rule: f.Rule, Score: score}, diagnose.Where{Tick: m.ix.Commands[r.Cmd].Tick, Entity: u.Entity, Class: u.Class, Field: name, Key: i})
+		all0.Add(diagnose.Anomaly{Rule: f.Rule, Score: score}, diagnose.Where{Tick: m.ix.Commands[r.Cmd].Tick, Entity: int32(u.Entity), Class: m.ix.ClassName(u), Field: name, Key: i})
 	}
 	all, strong = all0.Count()
 	for _, g := range all0.Groups() {
@@ -140,7 +136,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.list.sel < len(rows) {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil
-			r := m.ix.Updates[f.K]
+			r := m.ix.Ref(int(f.K))
 			return m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(f.Field)})
 		}
 	}

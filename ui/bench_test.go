@@ -13,7 +13,7 @@ import (
 func BenchmarkNextUpdate(b *testing.B) {
 	_, data := loadReplay(b, dotaReplay)
 	hs := newHarness(b, "auto-20240102-2233.dem", data, 160, 48)
-	n := len(hs.m.ix.Updates)
+	n := hs.m.ix.NumUpdates()
 	if n == 0 {
 		b.Fatal("no entity updates")
 	}
@@ -45,7 +45,7 @@ func BenchmarkOpen(b *testing.B) {
 	_, data := loadReplay(b, dotaReplay)
 	for b.Loop() {
 		hs := newHarness(b, "auto-20240102-2233.dem", data, 160, 48)
-		if out := hs.m.View(); hs.m.fatal != "" || len(hs.m.ix.Updates) == 0 {
+		if out := hs.m.View(); hs.m.fatal != "" || hs.m.ix.NumUpdates() == 0 {
 			b.Fatalf("not open: %s %v", hs.m.fatal, out)
 		}
 	}

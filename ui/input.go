@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -139,6 +140,7 @@ func (m *Model) timelineRight() tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.note, m.noteErr = "", false
+	m.lastKey = time.Now()
 	k := m.keys
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
@@ -167,6 +169,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Back):
+		if m.scan != nil {
+			m.cancelScan()
+			m.setNote("search cancelled", false)
+			return m.resumeGrading()
+		}
 		if m.wi != nil || m.wiPending {
 			m.leaveWhatIf()
 			m.setNote("left the what-if", false)

@@ -85,16 +85,17 @@ type Model struct {
 	input        string
 
 	// Timeline.
-	rows       []tlRow
-	cursor     int
-	tlTop      int
-	userExp    map[expKey]bool
-	autoExp    map[expKey]bool
-	filter     *session.Matcher
-	filterText string
-	filterUpd  []bool
-	filterCmd  []bool
-	lastSearch string
+	rows        []tlRow
+	cursor      int
+	tlTop       int
+	userExp     map[expKey]bool
+	autoExp     map[expKey]bool
+	filter      *session.Matcher
+	filterText  string
+	filterUpd   []bool
+	filterField []uint16 // per update, the field the filter found
+	filterCmd   []bool
+	lastSearch  string
 
 	// Selection and the message it needs.
 	sel       session.Ref // what every pane reads; session.None for nothing
@@ -109,6 +110,18 @@ type Model struct {
 	before                           bool
 
 	prefetched bool
+	keyframed  bool
+
+	// Background work (background.go): the grading pass, and the search
+	// or filter scan running.
+	grader   *session.Grader
+	gradeGen uint64
+	scan     *scanJob
+	scanGen  uint64
+	// gradeWaiting: the grading pass waits for a decode the user asked
+	// for (the two would share the machine's cores).
+	gradeWaiting bool
+	lastKey      time.Time
 
 	// Diagnostics: the decoder picker, the what-if shown (for one message)
 	// and the one running; the captured message what-ifs re-decode.
@@ -221,10 +234,17 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		return m, m.onIndex(msg)
 	case detailMsg:
 		m.onDetail(msg)
+		return m, m.resumeGrading()
 	case whatIfMsg:
 		m.onWhatIf(msg)
 	case inferMsg:
 		m.onInfer(msg)
+	case gradeMsg:
+		return m, m.onGrade(msg)
+	case gradeResumeMsg:
+		return m, m.onGradeResume(msg)
+	case scanMsg:
+		return m, m.onScan(msg)
 	case panicMsg:
 		m.fatal = "internal error: " + msg.text
 		m.loading, m.wiPending = false, false
@@ -242,10 +262,11 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	}
 	first := len(m.ix.Commands) == 0
 	m.ix.Append(msg.ch)
-	m.spin++
-	if m.filter != nil {
-		m.applyFilter()
+	if m.ix.Keyframes != nil && !m.keyframed {
+		m.keyframed = true
+		m.dec.UseKeyframes(m.ix.Keyframes)
 	}
+	m.spin++
 	m.rebuild()
 	if first && len(m.rows) > 0 && m.sel == session.None {
 		m.cursor = 0
@@ -259,13 +280,13 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		if m.ix.Err != nil {
 			m.setNote("decoding stopped: "+m.ix.Err.Text, true)
 		}
-		next = m.inferCmd()
+		next = tea.Batch(m.inferCmd(), m.gradeCmd())
 	}
-	if !m.prefetched && len(m.ix.Updates) > 0 {
+	if !m.prefetched && m.ix.NumUpdates() > 0 {
 		// Warm the decoder with the first packet-entities message, the
 		// one n goes to first and the slowest to reach from cold.
 		m.prefetched = true
-		r := m.ix.Updates[0]
+		r := m.ix.Ref(0)
 		dec, gen, inner := m.dec, m.detailGen, m.ix.Msg(int(r.Cmd), int(r.Msg)).Index
 		next = tea.Batch(next, safe(func() tea.Msg {
 			_, _ = dec.Load(gen, r.Ref(), inner)

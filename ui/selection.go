@@ -111,7 +111,7 @@ func (m *Model) selFromRow() tea.Cmd {
 	if s.Upd >= 0 {
 		if s.Cmd == m.sel.Cmd && s.Msg == m.sel.Msg && s.Upd == m.sel.Upd {
 			s.Field = m.sel.Field
-		} else if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields > 0 {
+		} else if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields() > 0 {
 			s.Field = 0
 		}
 	}
@@ -154,27 +154,16 @@ func (m *Model) reveal(s session.Ref) tea.Cmd {
 }
 
 // jump selects update k of the flat update list: its first field, or
-// under a filter the first field the filter matches.
+// under a filter the field the filter found.
 func (m *Model) jump(k int) tea.Cmd {
-	r := m.ix.Updates[k]
-	s := r.Ref()
-	if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields > 0 {
+	s := m.ix.Ref(k).Ref()
+	if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields() > 0 {
 		s.Field = 0
-		if m.filter != nil {
-			s.Field = m.firstMatch(m.filter, r)
+		if m.filter != nil && k < len(m.filterField) {
+			s.Field = int(m.filterField[k])
 		}
 	}
 	return m.reveal(s)
-}
-
-// firstMatch is the first field of update r whose name mt matches, or 0.
-func (m *Model) firstMatch(mt *session.Matcher, r session.UpdateRef) int {
-	for fi, id := range m.ix.FieldNames(r) {
-		if mt.FieldName(id) {
-			return fi
-		}
-	}
-	return 0
 }
 
 // flatPos is the flat index of the selected update, or where the next one
@@ -186,19 +175,26 @@ func (m *Model) flatPos() (k int, exact bool) {
 			return f, true
 		}
 	}
-	if m.sel.IsEnd() {
-		return len(m.ix.Updates), false
+	if m.sel.IsEnd() || m.sel.Cmd >= len(m.ix.Commands) {
+		return m.ix.NumUpdates(), false
 	}
-	c, msg := int32(m.sel.Cmd), int32(m.sel.Msg)
-	k = sort.Search(len(m.ix.Updates), func(i int) bool {
-		u := m.ix.Updates[i]
-		return u.Cmd > c || (u.Cmd == c && msg >= 0 && u.Msg >= msg)
-	})
+	if m.sel.Cmd < 0 {
+		return 0, false
+	}
+	c := &m.ix.Commands[m.sel.Cmd]
+	k = c.First
+	if m.sel.Msg >= 0 {
+		for j := 0; j < m.sel.Msg && j < len(c.Msgs); j++ {
+			if pe := c.Msgs[j].PE; pe != nil {
+				k = pe.First + len(pe.Updates)
+			}
+		}
+	}
 	return k, false
 }
 
 func (m *Model) stepUpdate(dir int) tea.Cmd {
-	n := len(m.ix.Updates)
+	n := m.ix.NumUpdates()
 	if n == 0 {
 		m.setNote("no entity update yet", false)
 		return nil
@@ -238,108 +234,92 @@ func (m *Model) stepPacket(dir int) tea.Cmd {
 	return nil
 }
 
+// gotoTick selects the first update at or after tick t, or the first
+// command there when no update follows: binary searches over the commands.
 func (m *Model) gotoTick(t int) tea.Cmd {
-	for k, r := range m.ix.Updates {
-		if m.ix.Commands[r.Cmd].Tick >= int32(t) {
-			return m.jump(k)
-		}
+	i := m.ix.CommandAtTick(int32(t))
+	if i < 0 {
+		m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
+		return nil
 	}
-	for i, c := range m.ix.Commands {
-		if c.Tick >= int32(t) {
-			return m.reveal(session.Ref{Cmd: i, Msg: -1, Upd: -1, Field: -1})
-		}
+	if k := m.ix.Commands[i].First; k < m.ix.NumUpdates() {
+		return m.jump(k)
 	}
-	m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
-	return nil
+	return m.reveal(session.Ref{Cmd: i, Msg: -1, Upd: -1, Field: -1})
 }
 
+// gotoEntity selects the next update of entity e after the selection,
+// wrapping: a walk over the index's compact updates.
 func (m *Model) gotoEntity(e int) tea.Cmd {
-	n := len(m.ix.Updates)
 	k, exact := m.flatPos()
 	if !exact {
 		k--
 	}
-	for i := 1; i <= n; i++ {
-		j := ((k+i)%n + n) % n
-		r := m.ix.Updates[j]
-		if u := m.ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd)); u != nil && u.Entity == int32(e) {
-			return m.jump(j)
+	found := -1
+	cmds := m.ix.Commands
+	// From the selection to the end, then from the start to it.
+	try := func(from, to int) {
+		for ci := range cmds {
+			c := &cmds[ci]
+			if c.First+c.NumUpdates <= from || c.First >= to {
+				continue
+			}
+			for j := range c.Msgs {
+				pe := c.Msgs[j].PE
+				if pe == nil {
+					continue
+				}
+				for u := range pe.Updates {
+					if fk := pe.First + u; fk > from && fk < to && int(pe.Updates[u].Entity) == e {
+						found = fk
+						return
+					}
+				}
+			}
 		}
 	}
-	m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
-	return nil
+	try(k, m.ix.NumUpdates())
+	if found < 0 {
+		try(-1, k+1)
+	}
+	if found < 0 {
+		m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
+		return nil
+	}
+	return m.jump(found)
 }
 
+// doSearch starts a search for the next update after the selection whose
+// class or a field name matches q; it runs off the loop (background.go).
 func (m *Model) doSearch(q string) tea.Cmd {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil
 	}
 	m.lastSearch = q
-	mt := session.NewMatcher(m.ix, q)
-	n := len(m.ix.Updates)
-	k, exact := m.flatPos()
-	if !exact {
-		k--
-	}
-	for i := 1; i <= n; i++ {
-		j := ((k+i)%n + n) % n
-		r := m.ix.Updates[j]
-		if !mt.Update(m.ix, r) {
+	m.cancelScan()
+	return m.startScan(q, false)
+}
+
+// applyFilterHits installs a finished filter scan.
+func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
+	n := m.ix.NumUpdates()
+	upd, field, cmds := make([]bool, n), make([]uint16, n), make([]bool, len(m.ix.Commands))
+	count := 0
+	for _, h := range j.hits {
+		k := m.ix.FlatOf(h.Cmd, m.ix.MsgByInner(h.Cmd, h.Inner), h.Upd)
+		if k < 0 {
 			continue
 		}
-		cmd := m.jump(j)
-		if m.sel.Field >= 0 {
-			m.sel.Field = m.firstMatch(mt, r)
-		}
-		total := 0
-		for _, rr := range m.ix.Updates {
-			if mt.Update(m.ix, rr) {
-				total++
-			}
-		}
-		m.setNote(fmt.Sprintf("%q: %d matching updates", q, total), false)
-		return cmd
-	}
-	m.setNote(fmt.Sprintf("no field or class matches %q", q), true)
-	return nil
-}
-
-func (m *Model) applyFilter() {
-	n := len(m.ix.Updates)
-	m.filterUpd = make([]bool, n)
-	m.filterCmd = make([]bool, len(m.ix.Commands))
-	for k, r := range m.ix.Updates {
-		if m.filter.Update(m.ix, r) {
-			m.filterUpd[k] = true
-			m.filterCmd[r.Cmd] = true
-		}
-	}
-}
-
-func (m *Model) setFilter(q string) tea.Cmd {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		m.clearFilter()
-		m.rebuild()
-		m.follow()
-		m.setNote("filter cleared", false)
-		return nil
-	}
-	m.filter, m.filterText = session.NewMatcher(m.ix, q), q
-	m.applyFilter()
-	count := 0
-	for _, b := range m.filterUpd {
-		if b {
-			count++
-		}
+		upd[k], field[k], cmds[h.Cmd] = true, uint16(min(h.Field, 1<<16-1)), true
+		count++
 	}
 	if count == 0 {
-		m.clearFilter()
-		m.setNote(fmt.Sprintf("no update touches a field or class matching %q", q), true)
+		m.setNote(fmt.Sprintf("no update touches a field or class matching %q", j.q), true)
 		return nil
 	}
-	m.setNote(fmt.Sprintf("filter %q: %d updates", q, count), false)
+	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = j.mt, j.q, upd, field, cmds
+	m.setNote(fmt.Sprintf("filter %q: %d updates", j.q, count), false)
 	if k := m.ix.FlatOf(m.sel.Cmd, m.sel.Msg, m.sel.Upd); k >= 0 && m.filterUpd[k] {
 		m.rebuild()
 		m.follow()
@@ -353,8 +333,26 @@ func (m *Model) setFilter(q string) tea.Cmd {
 	return nil
 }
 
+// setFilter starts the scan behind a filter (an empty query clears it).
+func (m *Model) setFilter(q string) tea.Cmd {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		m.clearFilter()
+		m.rebuild()
+		m.follow()
+		m.setNote("filter cleared", false)
+		return nil
+	}
+	if !m.ix.Done {
+		m.setNote("a filter needs the whole index: still indexing", true)
+		return nil
+	}
+	m.cancelScan()
+	return m.startScan(q, true)
+}
+
 func (m *Model) clearFilter() {
-	m.filter, m.filterText, m.filterUpd, m.filterCmd = nil, "", nil, nil
+	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = nil, "", nil, nil, nil
 }
 
 // ensureDetail requests the decode of the selected packet-entities

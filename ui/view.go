@@ -149,8 +149,8 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 	case views.RowUpdate:
 		u := ix.Update(int(r.cmd), int(r.msg), int(r.upd))
 		return views.TimelineRow{
-			Kind: views.RowUpdate, Index: int(u.Entity), Name: u.Class, Op: u.Op.String(),
-			Fields: u.Fields, Bits: u.Bits(), Err: u.Err != "", Sev: views.Severity(u.Sev),
+			Kind: views.RowUpdate, Index: int(u.Entity), Name: ix.ClassName(u), Op: u.Op.String(),
+			Fields: u.Fields(), Bits: u.Bits(), Err: u.Failed(), Sev: views.Severity(u.Sev()),
 		}
 	case views.RowError:
 		e := ix.Err
@@ -196,7 +196,7 @@ func (m *Model) fieldsEmpty() string {
 	switch {
 	case u == nil:
 		return ""
-	case u.Skipped:
+	case u.Skipped():
 		return "no fields: the PVS bits skip this update"
 	case u.Op == provenance.Leave || u.Op == provenance.Delete:
 		return u.Op.String() + ": no fields"
@@ -352,11 +352,9 @@ func (m *Model) peAnomalyLines(pe *session.PEInfo) []views.InspectorLine {
 	}
 	if pe.SuspectUpd >= 0 && int(pe.SuspectUpd) < len(pe.Updates) {
 		u := &pe.Updates[pe.SuspectUpd]
-		where := fmt.Sprintf("update #%d (entity #%d %s)", pe.SuspectUpd, u.Entity, u.Class)
-		if pe.SuspectField >= 0 {
-			if ids := pe.FieldNames(int(pe.SuspectUpd)); int(pe.SuspectField) < len(ids) {
-				where = m.ix.Names[ids[pe.SuspectField]] + " in " + where
-			}
+		where := fmt.Sprintf("update #%d (entity #%d %s)", pe.SuspectUpd, u.Entity, m.ix.ClassName(u))
+		if pe.SuspectField >= 0 && pe.SuspectName != "" {
+			where = pe.SuspectName + " in " + where
 		}
 		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + pe.SuspectWhy, Style: views.LineMath})
 	}
@@ -521,7 +519,7 @@ func (m *Model) location() string {
 		if msg.PE != nil && s.Upd >= 0 {
 			parts = append(parts, fmt.Sprintf("update #%d of %d", s.Upd, len(msg.PE.Updates)))
 			if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && s.Field >= 0 {
-				parts = append(parts, fmt.Sprintf("field #%d of %d", s.Field, u.Fields))
+				parts = append(parts, fmt.Sprintf("field #%d of %d", s.Field, u.Fields()))
 			}
 		}
 	}
@@ -555,6 +553,9 @@ func (m *Model) statusLine() string {
 	} else if m.loading {
 		right = "decoding… · " + right
 	}
+	if m.scan != nil {
+		right = m.scanStatus() + right
+	}
 	left := m.location()
 	switch {
 	case m.fatal != "":
@@ -574,6 +575,8 @@ func (m *Model) statusLine() string {
 		}
 		if !m.ix.Done {
 			right = "indexing…"
+		} else if m.scan != nil {
+			right = "searching… esc"
 		}
 	}
 	return views.StatusBar(left, right, m.w, t)

@@ -376,7 +376,7 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 	if len(seen) != len(stops) || !strings.Contains(hs.m.note, "no anomaly after here") {
 		t.Fatalf("a visited %d of %d stops; note %q", len(seen), len(stops), hs.m.note)
 	}
-	if f := hs.m.ix.Updates[stops[0].K]; seen[0].Cmd != int(f.Cmd) {
+	if f := hs.m.ix.Ref(int(stops[0].K)); seen[0].Cmd != int(f.Cmd) {
 		t.Fatalf("first stop %+v, want command %d", seen[0], f.Cmd)
 	}
 	for i := len(seen) - 2; i >= 0; i-- {

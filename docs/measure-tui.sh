@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Measures the debugger on a replay in a real terminal (tmux): time to the
+# first frame, to the end of the index pass, the latency of steps and
+# seeks, a search, and the process's peak resident memory. See
+# docs/memory.md for the figures it gave.
+#
+#   docs/measure-tui.sh ./dembug /tmp/long/long100.dem [tries]
+#
+# A key's latency is the time from sending it to the first screen that
+# differs from the one before and shows no "decoding…" or "searching"
+# (the screen is polled every few milliseconds, so figures are a few ms
+# high). Needs tmux, GNU date and /proc.
+set -euo pipefail
+bin=$1 file=$2 tries=${3:-20}
+s=measure$$
+now() { date +%s%N; }
+shot() { tmux capture-pane -p -t "$s"; }
+busy() { grep -qE 'decoding…|searching|filtering|indexing' <<<"$1"; }
+fail() { echo "measure-tui: $*" >&2; tmux kill-session -t "$s" 2>/dev/null; exit 1; }
+
+# wait_change PREV: waits until the screen differs from PREV and is idle;
+# prints the screen.
+wait_change() {
+	local prev=$1 cur deadline=$(($(now) + 20000000000))
+	while :; do
+		cur=$(shot)
+		if [[ $cur != "$prev" ]] && ! busy "$cur"; then
+			printf '%s' "$cur"
+			return
+		fi
+		(($(now) < deadline)) || fail "no answer in 20 s"
+		sleep 0.002
+	done
+}
+
+# key NAME...: sends keys (tmux names) and prints the latency in ms.
+key() {
+	local prev t0
+	prev=$(shot)
+	t0=$(now)
+	tmux send-keys -t "$s" "$@"
+	wait_change "$prev" >/dev/null
+	echo $((($(now) - t0) / 1000000))
+}
+
+# stats LABEL: reads latencies (ms), prints median, 95th percentile, max.
+stats() {
+	sort -n | awk -v l="$1" '{v[NR]=$1} END {i=int(NR*0.95+0.999); if (i>NR) i=NR; printf "%-22s n=%d  p50 %d ms  p95 %d ms  max %d ms\n", l, NR, v[int((NR+1)/2)], v[i], v[NR]}'
+}
+
+rss() { awk '/^VmRSS/ {print int($2/1024)}' "/proc/$pid/status"; }
+hwm() { awk '/^VmHWM/ {print int($2/1024)}' "/proc/$pid/status"; }
+
+t0=$(now)
+tmux new-session -d -s "$s" -x 200 -y 50 "exec $bin $file"
+pid=$(tmux display -p -t "$s" '#{pane_pid}')
+until shot | grep -q 'Timeline'; do
+	(($(now) - t0 < 10000000000)) || fail "no first frame in 10 s"
+	sleep 0.002
+done
+echo "first frame            $((($(now) - t0) / 1000000)) ms"
+until ! shot | grep -q 'indexing'; do
+	(($(now) - t0 < 300000000000)) || fail "index not done in 300 s"
+	sleep 0.01
+done
+echo "index done             $((($(now) - t0) / 1000000)) ms  (rss $(rss) MiB, peak $(hwm) MiB)"
+sleep 0.5
+
+echo "end                    $(key End) ms"
+for _ in $(seq "$tries"); do key N; done | stats "N (previous update)"
+for _ in $(seq "$tries"); do key '['; done | stats "[ (previous packet)"
+for _ in $(seq "$tries"); do key n; done | stats "n (next update)"
+last=$(shot | grep -oE 'tick +[0-9]+' | head -1 | grep -oE '[0-9]+' || true)
+max=${last:-400000}
+for i in $(seq "$tries"); do
+	t=$(( (RANDOM * 32768 + RANDOM) % max ))
+	tmux send-keys -t "$s" g
+	sleep 0.05
+	tmux send-keys -t "$s" "$t"
+	sleep 0.05
+	key Enter
+done | stats "g (random tick)"
+tmux send-keys -t "$s" g
+sleep 0.05
+tmux send-keys -t "$s" "$((max / 2))"
+sleep 0.05
+echo "g to mid-file          $(key Enter) ms"
+tmux send-keys -t "$s" /
+sleep 0.05
+tmux send-keys -t "$s" C-u m_iHealth
+sleep 0.05
+echo "search /m_iHealth      $(key Enter) ms: $(shot | tail -1 | cut -c1-60)"
+echo "after the run          rss $(rss) MiB, peak $(hwm) MiB"
+tmux send-keys -t "$s" q
+sleep 0.3
+tmux kill-session -t "$s" 2>/dev/null || true

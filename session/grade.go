@@ -1,0 +1,221 @@
+package session
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Grader is the grading pass: after the index pass it decodes the file
+// again, recording every field, and grades each with package diagnose; the
+// anomaly marks and stops come from it. It runs in steps like the index
+// pass, and only what it finds travels back (a few messages in a file).
+type Grader struct {
+	data    []byte
+	aliases schema.Aliases
+	r       *replay.Replay
+	rec     provenance.Message
+	out     []Grade
+	done    bool
+}
+
+// Grade is the diagnosis of one packet-entities message that has an
+// anomaly or a problem.
+type Grade struct {
+	Cmd, Inner int // command and the message's inner index
+	Sev        diagnose.Severity
+	Problem    string
+	SuspectUpd int32
+	SuspectFld int32
+	SuspectWhy string
+	SuspectNm  string
+	Fields     map[uint32]diagnose.Severity // update<<16|field, graded fields only
+	Names      map[uint32]string            // the names of the strong ones
+	Findings   []Finding                    // K is the update's position in the message
+}
+
+// GradeChunk is what one step of the grading pass found.
+type GradeChunk struct {
+	Grades []Grade
+	Pos    int
+	Done   bool
+	Err    string // a panic stopped grading
+}
+
+// NewGrader prepares the grading pass.
+func NewGrader(data []byte, a schema.Aliases) *Grader { return &Grader{data: data, aliases: a} }
+
+func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+	if rec == nil {
+		return
+	}
+	exists := diagnose.LookupIn(g.r.Entities)
+	gr := Grade{Cmd: loc.Command, Inner: loc.Message, SuspectUpd: -1}
+	for i, u := range rec.Updates {
+		for fi := range u.NumFields {
+			f := &rec.Fields[u.FirstField+fi]
+			as := diagnose.Field(f, exists)
+			for _, a := range as {
+				if diagnose.Counted(a) {
+					gr.Findings = append(gr.Findings, Finding{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
+				}
+			}
+			sv := diagnose.Grade(as)
+			if sv == diagnose.SevNone {
+				continue
+			}
+			if gr.Fields == nil {
+				gr.Fields, gr.Names = map[uint32]diagnose.Severity{}, map[uint32]string{}
+			}
+			key := uint32(i)<<16 | uint32(min(fi, 1<<16-1))
+			gr.Fields[key] = sv
+			if sv == diagnose.SevStrong {
+				gr.Names[key] = f.Name
+			}
+			gr.Sev = max(gr.Sev, sv)
+		}
+	}
+	if res.Misaligned || rec.Err != "" || rec.BadDeletions > 0 {
+		// Rare: the full report, for the message's problem and suspect.
+		rep := diagnose.Message(rec, exists)
+		if rep.End != nil {
+			gr.Problem = rep.End.String()
+			gr.Sev = diagnose.SevStrong
+		}
+		if s := rep.First; s != nil && s.Update >= 0 && s.Update < len(rec.Updates) {
+			gr.SuspectUpd, gr.SuspectFld, gr.SuspectWhy = int32(s.Update), -1, s.Reason
+			if s.Field >= 0 {
+				gr.SuspectFld = int32(s.Field - rec.Updates[s.Update].FirstField)
+				gr.SuspectNm = rec.Fields[s.Field].Name
+			}
+			if rep.End != nil {
+				gr.Findings = append(gr.Findings, Finding{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+			}
+		}
+	}
+	if gr.Sev != diagnose.SevNone || gr.Problem != "" || gr.SuspectUpd >= 0 || len(gr.Findings) > 0 {
+		g.out = append(g.out, gr)
+	}
+}
+
+// Step grades for about budget.
+func (g *Grader) Step(budget time.Duration) (ch *GradeChunk) {
+	ch = &GradeChunk{}
+	defer func() {
+		if p := recover(); p != nil {
+			// A panic ends grading; the index pass reports decoding errors.
+			g.done, ch.Done, ch.Err = true, true, fmt.Sprint(p)
+		}
+	}()
+	if g.done {
+		ch.Done = true
+		return ch
+	}
+	if g.r == nil {
+		r, err := replay.Open(g.data)
+		if err != nil {
+			g.done, ch.Done = true, true
+			return ch
+		}
+		r.Aliases = g.aliases
+		r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
+		r.Hooks.Entities = g.entities
+		g.r = r
+	}
+	start := time.Now()
+	for n := 0; ; n++ {
+		if _, err := g.r.Step(); err != nil {
+			g.done = true
+			break
+		}
+		if n&7 == 7 && time.Since(start) > budget {
+			break
+		}
+	}
+	ch.Grades, g.out = g.out, nil
+	ch.Pos, ch.Done = g.r.Pos(), g.done
+	if g.done {
+		ch.Pos = len(g.data)
+		g.r = nil
+	}
+	return ch
+}
+
+// ApplyGrades puts a chunk of the grading pass into the index: marks,
+// problems, suspects and anomaly stops.
+func (ix *Index) ApplyGrades(ch *GradeChunk) {
+	for _, g := range ch.Grades {
+		j := ix.MsgByInner(g.Cmd, g.Inner)
+		msg := ix.Msg(g.Cmd, j)
+		if msg == nil || msg.PE == nil {
+			continue
+		}
+		pe := msg.PE
+		pe.Sev = max(pe.Sev, g.Sev)
+		if g.Problem != "" {
+			pe.Problem = g.Problem
+		}
+		pe.fieldSev = g.Fields
+		pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = g.SuspectUpd, g.SuspectFld, g.SuspectWhy, g.SuspectNm
+		for key, sv := range g.Fields {
+			if u := int(key >> 16); u < len(pe.Updates) {
+				pe.Updates[u].setSev(max(pe.Updates[u].Sev(), sv))
+			}
+		}
+		c := &ix.Commands[g.Cmd]
+		c.Sev = max(c.Sev, pe.Sev)
+		ix.Anoms = appendStops(ix.Anoms, pe, g)
+		for _, f := range g.Findings {
+			if len(ix.Findings) < MaxFindings {
+				f.K += int32(pe.First)
+				ix.Findings = append(ix.Findings, f)
+			}
+		}
+	}
+	ix.GradePos, ix.GradeDone = ch.Pos, ch.Done
+}
+
+// appendStops adds a message's anomaly stops in field order: every field
+// with a strong anomaly, and the suspect of a message with a problem.
+func appendStops(out []AnomalyRef, pe *PEInfo, g Grade) []AnomalyRef {
+	suspect := pe.SuspectUpd >= 0
+	for u := range pe.Updates {
+		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
+			out = append(out, AnomalyRef{K: int32(pe.First + u), Field: -1})
+			suspect = false
+		}
+		for fi := range pe.Updates[u].Fields() {
+			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
+			if isSuspect || pe.FieldSev(u, fi) == diagnose.SevStrong {
+				name := g.Names[uint32(u)<<16|uint32(fi)]
+				var rule diagnose.Rule
+				if isSuspect {
+					name = pe.SuspectName
+				} else {
+					rule = strongRule(g.Findings, u, fi)
+				}
+				out = append(out, AnomalyRef{K: int32(pe.First + u), Field: int32(fi), Name: name, Rule: rule})
+			}
+			if isSuspect {
+				suspect = false
+			}
+		}
+	}
+	return out
+}
+
+// strongRule is the first strong rule found on field fi of update u.
+func strongRule(fs []Finding, u, fi int) diagnose.Rule {
+	for _, f := range fs {
+		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
+			return f.Rule
+		}
+	}
+	return ""
+}

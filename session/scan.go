@@ -1,0 +1,200 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Hit is an update a scan found: command, inner index of its message,
+// update position, and the first field whose name matches (0 when only
+// the class does).
+type Hit struct {
+	Cmd, Inner, Upd, Field int
+}
+
+// before reports whether h comes before o in the file.
+func (h Hit) before(o Hit) bool {
+	if h.Cmd != o.Cmd {
+		return h.Cmd < o.Cmd
+	}
+	if h.Inner != o.Inner {
+		return h.Inner < o.Inner
+	}
+	return h.Upd < o.Upd
+}
+
+// Scan decodes the file again, recording, to find the updates whose class
+// or field names match a query (the index keeps no field names). A search
+// runs forward from a place, resuming from the keyframe before it, to the
+// first match, wrapping at the end of the file; a filter runs over the
+// whole file and keeps every match. It runs in steps (Step), off the UI's
+// loop; dropping it cancels it.
+type Scan struct {
+	data    []byte
+	aliases schema.Aliases
+	ks      *replay.Keyframes
+	mt      *Matcher
+	seen    map[string]bool
+	all     bool
+	after   Hit // a search's place: matches count after it (before it once wrapped)
+	from    int // the command the scan started decoding at
+	total   int // commands in the file
+
+	r       *replay.Replay
+	rec     provenance.Message
+	wrapped bool
+	done    bool
+	passed  int // commands decoded so far
+	hits    []Hit
+	err     error
+}
+
+// NewSearch prepares a search for the first update after (cmd, inner,
+// upd) matching mt; commands is the number of commands in the file.
+func NewSearch(data []byte, a schema.Aliases, ks *replay.Keyframes, mt *Matcher, after Hit, commands int) *Scan {
+	return &Scan{data: data, aliases: a, ks: ks, mt: mt, seen: map[string]bool{}, after: after, total: commands}
+}
+
+// NewFilter prepares a scan of the whole file for every update matching mt.
+func NewFilter(data []byte, a schema.Aliases, mt *Matcher, commands int) *Scan {
+	return &Scan{data: data, aliases: a, mt: mt, seen: map[string]bool{}, all: true, after: Hit{Cmd: -1}, total: commands}
+}
+
+// ScanStep is what one step of a scan found.
+type ScanStep struct {
+	Hits     []Hit
+	Done     bool
+	Progress float64 // 0..1 of the file scanned
+	Err      error
+}
+
+func (s *Scan) open() error {
+	var k *replay.Keyframe
+	if !s.all && !s.wrapped && s.ks != nil {
+		k = s.ks.Before(s.after.Cmd)
+	}
+	if k != nil {
+		s.r = k.Resume()
+		s.from = k.Command
+	} else {
+		r, err := replay.Open(s.data)
+		if err != nil {
+			return err
+		}
+		r.Aliases = s.aliases
+		s.r, s.from = r, 0
+	}
+	s.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+		if s.wrapped || s.all || loc.Command >= s.after.Cmd {
+			return &s.rec
+		}
+		return nil
+	}
+	s.r.Hooks.Entities = s.entities
+	return nil
+}
+
+func (s *Scan) name(n string) bool {
+	ok, seen := s.seen[n]
+	if !seen {
+		ok = s.mt.FieldName(n)
+		s.seen[n] = ok
+	}
+	return ok
+}
+
+func (s *Scan) entities(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, rec *provenance.Message) {
+	if rec == nil {
+		return
+	}
+	for u := range rec.Updates {
+		h := Hit{Cmd: loc.Command, Inner: loc.Message, Upd: u, Field: -1}
+		if !s.all {
+			if !s.wrapped && !s.after.before(h) || s.wrapped && s.after.before(h) {
+				continue
+			}
+		}
+		for fi, f := range rec.UpdateFields(u) {
+			if s.name(f.Name) {
+				h.Field = fi
+				break
+			}
+		}
+		if h.Field < 0 {
+			if !s.mt.Class(rec.Updates[u].Class) {
+				continue
+			}
+			h.Field = 0
+		}
+		s.hits = append(s.hits, h)
+		if !s.all {
+			s.done = true
+			return
+		}
+	}
+}
+
+// Step scans for about budget. A search's step ends at its first hit.
+func (s *Scan) Step(budget time.Duration) (st ScanStep) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.done, s.err = true, fmt.Errorf("internal error while decoding: %v", p)
+			st = ScanStep{Done: true, Err: s.err, Progress: 1}
+		}
+	}()
+	if s.done {
+		return ScanStep{Done: true, Progress: 1}
+	}
+	if s.r == nil {
+		if err := s.open(); err != nil {
+			s.done = true
+			return ScanStep{Done: true, Err: err, Progress: 1}
+		}
+	}
+	start := time.Now()
+	for n := 0; !s.done; n++ {
+		c, err := s.r.Step()
+		if err != nil {
+			if err != io.EOF {
+				// A broken file ends the scan where decoding stops.
+				s.err = err
+			}
+			if s.all || s.wrapped {
+				s.done = true
+				break
+			}
+			// A search wraps: from the start to its place.
+			s.wrapped, s.r = true, nil
+			s.passed = s.total - s.after.Cmd + s.from
+			if err := s.open(); err != nil {
+				s.done = true
+				break
+			}
+			continue
+		}
+		s.passed++
+		if s.wrapped && c.Index >= s.after.Cmd {
+			s.done = true
+		}
+		if n&7 == 7 && time.Since(start) > budget {
+			break
+		}
+	}
+	st = ScanStep{Hits: s.hits, Done: s.done, Err: s.err}
+	s.hits = nil
+	if s.total > 0 {
+		st.Progress = min(1, float64(s.passed)/float64(s.total))
+	}
+	if s.done {
+		st.Progress = 1
+		s.r = nil
+	}
+	return st
+}

@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/session"
+)
+
+// Background work, off the UI loop: the grading pass that marks anomalies
+// after the index pass, and the scans behind search and filter (field
+// names are not in the index: a scan decodes again, from the keyframe
+// before the selection). Each runs in steps of about the index budget,
+// each step a tea.Cmd whose message starts the next; a newer generation
+// drops an older one's messages, which is how esc or a new search cancels.
+
+type (
+	gradeMsg struct {
+		gen uint64
+		ch  *session.GradeChunk
+	}
+	scanMsg struct {
+		gen uint64
+		st  session.ScanStep
+	}
+)
+
+// scanJob is the search or filter running.
+type scanJob struct {
+	gen      uint64
+	filter   bool
+	q        string
+	s        *session.Scan
+	mt       *session.Matcher
+	progress float64
+	hits     []session.Hit // a filter's, so far
+	started  time.Time
+}
+
+// gradeCmd starts the grading pass (once the index pass is done).
+func (m *Model) gradeCmd() tea.Cmd {
+	if m.grader != nil || m.ix.GradeDone {
+		return nil
+	}
+	m.grader = session.NewGrader(m.data, m.opts.Aliases)
+	m.gradeGen = m.gen
+	return m.gradeStep()
+}
+
+func (m *Model) gradeStep() tea.Cmd {
+	g, gen, budget := m.grader, m.gradeGen, m.opts.IndexBudget
+	return safe(func() tea.Msg { return gradeMsg{gen, g.Step(budget)} })
+}
+
+// busy reports whether a decode the user asked for is running.
+func (m *Model) busy() bool { return m.loading || m.scan != nil }
+
+func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
+	if msg.gen != m.gradeGen || msg.ch == nil || m.grader == nil {
+		return nil
+	}
+	m.ix.ApplyGrades(msg.ch)
+	if len(msg.ch.Grades) > 0 {
+		m.rebuild()
+	}
+	if msg.ch.Done {
+		m.grader = nil
+		return nil
+	}
+	if m.busy() {
+		m.gradeWaiting = true
+		return nil
+	}
+	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
+		// The user is moving: grading waits until the keys stop, so that
+		// their decodes have the cores.
+		gen := m.gradeGen
+		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
+	}
+	return m.gradeStep()
+}
+
+// gradeAfterKey is how long the grading pass waits after a key.
+const gradeAfterKey = 400 * time.Millisecond
+
+type gradeResumeMsg struct{ gen uint64 }
+
+func (m *Model) onGradeResume(msg gradeResumeMsg) tea.Cmd {
+	if msg.gen != m.gradeGen || m.grader == nil {
+		return nil
+	}
+	if m.busy() {
+		m.gradeWaiting = true
+		return nil
+	}
+	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
+		gen := m.gradeGen
+		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
+	}
+	return m.gradeStep()
+}
+
+// resumeGrading goes on with a grading pass that waited for the user's
+// decode.
+func (m *Model) resumeGrading() tea.Cmd {
+	if !m.gradeWaiting || m.busy() || m.grader == nil {
+		return nil
+	}
+	m.gradeWaiting = false
+	return m.onGradeResume(gradeResumeMsg{m.gradeGen})
+}
+
+// startScan starts a search (from the selection) or a filter.
+func (m *Model) startScan(q string, filter bool) tea.Cmd {
+	m.scanGen++
+	mt := session.NewMatcher(q)
+	j := &scanJob{gen: m.scanGen, filter: filter, q: q, mt: mt, started: time.Now()}
+	if filter {
+		j.s = session.NewFilter(m.data, m.opts.Aliases, mt, len(m.ix.Commands))
+	} else {
+		after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
+		if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
+			after.Inner, after.Upd = msg.Index, m.sel.Upd
+		}
+		if m.sel.IsEnd() || m.sel.Cmd < 0 {
+			after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
+		}
+		j.s = session.NewSearch(m.data, m.opts.Aliases, m.ix.Keyframes, mt, after, len(m.ix.Commands))
+	}
+	m.scan = j
+	return m.scanStep()
+}
+
+func (m *Model) scanStep() tea.Cmd {
+	j, budget := m.scan, m.opts.IndexBudget
+	return safe(func() tea.Msg { return scanMsg{j.gen, j.s.Step(budget)} })
+}
+
+// cancelScan drops the search or filter running.
+func (m *Model) cancelScan() {
+	if m.scan != nil {
+		m.scan = nil
+		m.scanGen++
+	}
+}
+
+func (m *Model) onScan(msg scanMsg) tea.Cmd {
+	j := m.scan
+	if j == nil || msg.gen != j.gen {
+		return nil
+	}
+	j.progress = msg.st.Progress
+	if !j.filter && len(msg.st.Hits) > 0 {
+		m.scan = nil
+		h := msg.st.Hits[0]
+		mi := m.ix.MsgByInner(h.Cmd, h.Inner)
+		if m.ix.Update(h.Cmd, mi, h.Upd) == nil {
+			m.setNote(fmt.Sprintf("%q: a match at command #%d, not indexed yet", j.q, h.Cmd), false)
+			return m.resumeGrading()
+		}
+		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
+		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next)", j.q, m.ix.Commands[h.Cmd].Tick), false)
+		return tea.Batch(cmd, m.resumeGrading())
+	}
+	j.hits = append(j.hits, msg.st.Hits...)
+	if !msg.st.Done {
+		return m.scanStep()
+	}
+	m.scan = nil
+	if j.filter {
+		return tea.Batch(m.applyFilterHits(j), m.resumeGrading())
+	}
+	m.setNote(fmt.Sprintf("no field or class matches %q", j.q), true)
+	return m.resumeGrading()
+}
+
+// scanStatus is the status line's account of the scan running.
+func (m *Model) scanStatus() string {
+	if m.scan == nil {
+		return ""
+	}
+	what := "searching"
+	if m.scan.filter {
+		what = "filtering"
+	}
+	return fmt.Sprintf("%s %q %d%% · esc cancels · ", what, m.scan.q, int(m.scan.progress*100))
+}
