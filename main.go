@@ -37,6 +37,7 @@ func run() (code int) {
 	cli.SetSample(sample.Replay)
 	cli.SetGameSample("cs2", sample.CS2)
 	cli.OpenTUI = ui.Run
+	cli.OpenTUICompare = ui.RunCompare
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {
 		return 0

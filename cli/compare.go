@@ -96,6 +96,20 @@ func CompareFiles(data []byte, theirs io.Reader, aliases schema.Aliases, all boo
 	return compare.CompareReplay(data, aliases, t, compare.Options{All: all})
 }
 
+// compareForTUI compares a replay with the trace at path for the debugger.
+func compareForTUI(data []byte, path string, aliases schema.Aliases) (*compare.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	defer f.Close()
+	res, err := CompareFiles(data, f, aliases, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &res, nil
+}
+
 // WriteCompare prints a comparison as text.
 func WriteCompare(w io.Writer, res *compare.Result, all bool) {
 	if d := res.First; d != nil {

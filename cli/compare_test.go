@@ -359,3 +359,45 @@ func BenchmarkCompareWholeTrace(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(lines)), "reads")
 }
+
+// dembug FILE --compare THEIRS.jsonl hands the comparison to the debugger;
+// a trace it cannot read stops before the debugger opens, with exit 2.
+func TestRootCompareFlag(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	dir := t.TempDir()
+	dem, bad, broken := filepath.Join(dir, "r.dem"), filepath.Join(dir, "bad.jsonl"), filepath.Join(dir, "broken.jsonl")
+	lines := traceLines(t, data, false)
+	changed := wrongValue(t, lines, pick(t, lines))
+	for p, b := range map[string][]byte{dem: data, bad: append(bytes.Join(lines, []byte("\n")), '\n'), broken: []byte("{\"tick\":1}\n")} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(a, b any) {
+		OpenTUI = a.(func(string, []byte, schema.Aliases) error)
+		OpenTUICompare = b.(func(string, []byte, schema.Aliases, *compare.Result) error)
+	}(OpenTUI, OpenTUICompare)
+	var got *compare.Result
+	OpenTUI = func(string, []byte, schema.Aliases) error { t.Fatal("opened without the comparison"); return nil }
+	OpenTUICompare = func(_ string, _ []byte, _ schema.Aliases, res *compare.Result) error { got = res; return nil }
+	run := func(args ...string) (string, int) {
+		var out, errb bytes.Buffer
+		cmd := Root(&out, &errb)
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err != nil {
+			if ee, ok := err.(*ExitError); ok {
+				return errb.String(), ee.Code
+			}
+			t.Fatal(err)
+		}
+		return errb.String(), 0
+	}
+	if _, code := run(dem, "--compare", bad); code != 0 || got == nil || got.First == nil || got.First.What != compare.Value ||
+		got.First.Field != changed["name"] {
+		t.Fatalf("exit %d, comparison %+v", code, got)
+	}
+	got = nil
+	if errs, code := run(dem, "--compare", broken); code != 2 || got != nil || !strings.Contains(errs, "line 1") {
+		t.Fatalf("broken trace: exit %d, %q", code, errs)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
 )
@@ -20,9 +21,14 @@ import (
 // variable keeps the cli package free of UI imports.
 var OpenTUI func(path string, data []byte, a schema.Aliases) error
 
+// OpenTUICompare is OpenTUI opened at the first difference between a
+// parser's trace and our decode (dembug FILE --compare THEIRS.jsonl).
+var OpenTUICompare func(path string, data []byte, a schema.Aliases, res *compare.Result) error
+
 // Root builds the command tree.
 func Root(stdout, stderr io.Writer) *cobra.Command {
 	var as []string
+	var theirs string
 	root := &cobra.Command{
 		Use:   "dembug [FILE]",
 		Short: "A terminal debugger for Source 2 demo files (.dem)",
@@ -55,12 +61,23 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer f.Close()
+			if theirs != "" && OpenTUICompare != nil {
+				res, err := compareForTUI(f.Data, theirs, aliases)
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
+					return &ExitError{Code: 2}
+				}
+				stop := f.ReleaseEvery(250 * time.Millisecond)
+				defer stop()
+				return OpenTUICompare(args[0], f.Data, aliases, res)
+			}
 			stop := f.ReleaseEvery(250 * time.Millisecond)
 			defer stop()
 			return OpenTUI(args[0], f.Data, aliases)
 		},
 	}
 	addAsFlag(root, &as)
+	root.Flags().StringVar(&theirs, "compare", "", "open at the first difference between a parser's trace `THEIRS.jsonl` and our decode (see dembug compare)")
 	root.SuggestionsMinimumDistance = 2
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -65,7 +65,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		rec  *provenance.Message
 	}
 	baselines := map[int32]baseline{}
-	add := func(loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, data []byte, baseline bool) {
+	add := func(loc replay.Location, u *provenance.EntityUpdate, upd, field int, f *provenance.Field, data []byte, baseline bool) {
 		if len(reads) > 0 && reads[0].Tick != int64(loc.Tick) {
 			flush()
 		}
@@ -85,6 +85,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 			Entity: u.Index, Class: u.Class, Path: p, Name: f.Name, Decoder: d,
 			Offset: int64(f.Start), Bits: int64(f.Bits), Baseline: baseline,
 			Value: json.RawMessage(a.bytes(buf)), Kind: f.Value.Kind, Why: f.Why, data: data,
+			Update: upd, Field: field,
 		})
 	}
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
@@ -113,7 +114,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 				}
 				if b.rec != nil {
 					for i := range b.rec.Fields {
-						add(loc, u, &b.rec.Fields[i], bd, true)
+						add(loc, u, ui, -1, &b.rec.Fields[i], bd, true)
 					}
 				}
 			}
@@ -122,7 +123,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 			}
 			fs := pm.Fields[u.FirstField : u.FirstField+u.NumFields]
 			for i := range fs {
-				add(loc, u, &fs[i], data, false)
+				add(loc, u, ui, i, &fs[i], data, false)
 			}
 		}
 	}

@@ -37,8 +37,12 @@ type Read struct {
 
 	// Ours only.
 	Kind decoder.Kind // what the value is (KindNone for theirs)
-	Why  string       // why the decoder was chosen
-	data []byte       // the entity data (or baseline) the read is in
+	// Update and Field place the read in its message's record: the
+	// update's index, the field's index within the update (-1 for a
+	// baseline read).
+	Update, Field int
+	Why           string // why the decoder was chosen
+	data          []byte // the entity data (or baseline) the read is in
 }
 
 // traceLine is one trace line as JSON; pointers tell absent keys.

@@ -71,7 +71,13 @@ type harness struct {
 // the end.
 func newHarness(tb testing.TB, path string, data []byte, w, h int) *harness {
 	tb.Helper()
-	hs := &harness{tb: tb, m: New(path, data, Options{NoColor: true})}
+	return newHarnessWith(tb, path, data, w, h, Options{NoColor: true})
+}
+
+// newHarnessWith is newHarness with the model's options.
+func newHarnessWith(tb testing.TB, path string, data []byte, w, h int, opts Options) *harness {
+	tb.Helper()
+	hs := &harness{tb: tb, m: New(path, data, opts)}
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.run(hs.m.Init())
 	return hs

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/schema"
@@ -24,6 +25,9 @@ type Options struct {
 	// Aliases decode names decoder choice does not know as known ones
 	// (--as, or the inference applied with I).
 	Aliases schema.Aliases
+	// Compare is a parser's trace compared with our decode (--compare):
+	// the debugger opens at its first difference.
+	Compare *compare.Result
 }
 
 // tlRow is one visible timeline row.
@@ -149,6 +153,9 @@ type Model struct {
 
 	// What the names decoder choice does not know behave as (infer.go).
 	inference *inference
+
+	// A parser's trace beside our decode (compare.go).
+	cmp *comparison
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -181,6 +188,10 @@ func New(path string, data []byte, opts Options) *Model {
 		sel:   session.None,
 		lastA: paneTimeline, lastB: paneInspector,
 		cases: session.NewCases(opts.Aliases),
+		cmp:   newComparison(opts.Compare),
+	}
+	if c := opts.Compare; c != nil && c.Same() {
+		m.setNote(fmt.Sprintf("compare: no difference in %d reads", c.Compared), false)
 	}
 	m.theme = views.DefaultTheme()
 	if opts.NoColor {
@@ -281,6 +292,9 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 			m.setNote("decoding stopped: "+m.ix.Err.Text, true)
 		}
 		next = tea.Batch(m.inferCmd(), m.gradeCmd())
+	}
+	if c := m.placeComparison(); c != nil {
+		next = tea.Batch(next, c)
 	}
 	if !m.prefetched && m.ix.NumUpdates() > 0 {
 		// Warm the decoder with the first packet-entities message, the

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/schema"
 )
 
@@ -15,13 +16,24 @@ import (
 // the user quits. Bad input is shown inside the debugger, never returned;
 // an internal failure comes back as one error line, never a stack trace.
 func Run(path string, data []byte, a schema.Aliases) (err error) {
+	return run(path, data, Options{Aliases: a})
+}
+
+// RunCompare is Run with a parser's trace compared with our decode: the
+// debugger opens at the first difference.
+func RunCompare(path string, data []byte, a schema.Aliases, res *compare.Result) error {
+	return run(path, data, Options{Aliases: a, Compare: res})
+}
+
+func run(path string, data []byte, o Options) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
 	tuneGC()
-	m := New(path, data, Options{NoColor: noColor(), Aliases: a})
+	o.NoColor = noColor()
+	m := New(path, data, o)
 	final, err := tea.NewProgram(m).Run()
 	if err != nil {
 		if errors.Is(err, tea.ErrProgramPanic) {

@@ -18,9 +18,14 @@ func screenTest(t *testing.T, script func(hs *harness), check func(t *testing.T,
 
 // screenTestOn is screenTest on any file's bytes.
 func screenTestOn(t *testing.T, name string, data []byte, script func(hs *harness), check func(t *testing.T, hs *harness, screen string)) {
+	screenTestWith(t, name, data, Options{NoColor: true}, script, check)
+}
+
+// screenTestWith is screenTestOn with the model's options.
+func screenTestWith(t *testing.T, name string, data []byte, opts Options, script func(hs *harness), check func(t *testing.T, hs *harness, screen string)) {
 	for _, sz := range screenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			hs := newHarness(t, name, data, sz.w, sz.h)
+			hs := newHarnessWith(t, name, data, sz.w, sz.h, opts)
 			script(hs)
 			out := hs.screen()
 			lines := strings.Split(out, "\n")

@@ -256,6 +256,9 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 		if f := sh.field; f >= 0 && f < len(m.cache.valueSpan) {
 			in.Selected = m.cache.valueSpan[f]
 		}
+		if in.Theirs = m.theirsSpan(); in.Theirs != nil {
+			title += " · theirs beside ours"
+		}
 	}
 	return title, views.HexBits(in)
 }
@@ -324,6 +327,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 		}
 		if wi != nil {
 			title = "Inspector · " + wi.sideName() + strings.TrimPrefix(title, "Inspector")
+		}
+		if m.atDifference() && wi == nil {
+			secs = append([]views.InspectorSection{m.compareSection()}, secs...)
 		}
 	case m.sel.IsEnd():
 		secs = []views.InspectorSection{{Title: "End of file", Lines: []views.InspectorLine{

@@ -60,6 +60,10 @@ type HexBitsInput struct {
 	// Width <= 0 means 80.
 	Width, Height int
 	Theme         Theme
+	// Theirs, when set, is the bit range another parser read for the
+	// selected field (dembug --compare): the bit section marks it on a
+	// line of its own under ours.
+	Theirs *Span
 }
 
 // role is what a byte or bit is drawn as.
@@ -177,6 +181,9 @@ func HexBits(in HexBitsInput) string {
 	hexRows := rows
 	if h.sel >= 0 {
 		want := 5
+		if in.Theirs != nil {
+			want = 6
+		}
 		if in.Height > 0 {
 			want = min(want, in.Height-1)
 		}
@@ -476,9 +483,14 @@ func (h *hexBits) bitSection(want int) []string {
 		lineBits
 		lineMarks
 		lineLabels
+		lineTheirs
 	)
+	order := []int{lineBits, lineMarks, lineLabels, lineBytes, lineTitle}
+	if h.in.Theirs != nil {
+		order = []int{lineBits, lineMarks, lineTheirs, lineLabels, lineBytes, lineTitle}
+	}
 	keep := map[int]bool{}
-	for _, l := range []int{lineBits, lineMarks, lineLabels, lineBytes, lineTitle}[:min(want, 5)] {
+	for _, l := range order[:min(want, len(order))] {
 		keep[l] = true
 	}
 	var out []string
@@ -493,6 +505,9 @@ func (h *hexBits) bitSection(want int) []string {
 	}
 	if keep[lineMarks] {
 		out = append(out, h.marksLine(first, count))
+	}
+	if keep[lineTheirs] {
+		out = append(out, h.theirsLine(first, count))
 	}
 	if keep[lineLabels] {
 		out = append(out, h.labelsLine(first, count))
@@ -521,6 +536,9 @@ func (h *hexBits) titleLine() string {
 	}
 	if h.in.BaseBit != 0 {
 		fmt.Fprintf(&b, " · msg %s", bitio.Offset(h.in.BaseBit+v.Start))
+	}
+	if s := h.in.Theirs; s != nil {
+		fmt.Fprintf(&b, " · theirs %s +%s", bitio.Offset(s.Start), bitio.Size(s.Len))
 	}
 	b.WriteString(" · bits LSB first")
 

@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/compare"
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
+)
+
+// comparison is a parser's trace set beside our decode (--compare): the
+// debugger opens at the first difference, and its field shows theirs beside
+// ours in the inspector and their bit range in the bitstream.
+type comparison struct {
+	res    *compare.Result
+	diff   *compare.Difference
+	ref    session.Ref // the difference's place, once found
+	placed bool
+}
+
+func newComparison(res *compare.Result) *comparison {
+	if res == nil || res.First == nil {
+		return nil
+	}
+	return &comparison{res: res, diff: res.First, ref: session.None}
+}
+
+// placeComparison selects the first difference once the index pass has
+// reached it.
+func (m *Model) placeComparison() tea.Cmd {
+	c := m.cmp
+	if c == nil || c.placed {
+		return nil
+	}
+	ref, st := m.locate(c.diff)
+	switch st {
+	case locWait:
+		return nil
+	case locAbsent:
+		c.placed = true
+		m.setNote("compare: the first difference is at no update of this decode", true)
+		return nil
+	}
+	c.placed, c.ref = true, ref
+	d := c.diff
+	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all)",
+		d.Tick, d.Entity, d.Field, d.What, c.total()), false)
+	return m.reveal(ref)
+}
+
+func (c *comparison) total() int {
+	n := 0
+	for _, k := range c.res.Counts {
+		n += k
+	}
+	return n
+}
+
+type locState int
+
+const (
+	locFound  locState = iota
+	locWait            // the index pass has not reached it yet
+	locAbsent          // the decode has no such place
+)
+
+// locate finds the update (and field) of a difference: ours where we made
+// the read, else the first update of the entity at their tick.
+func (m *Model) locate(d *compare.Difference) (session.Ref, locState) {
+	if o := d.Ours; o != nil {
+		// A command is whole in the index once a later one is there.
+		if !m.ix.Done && int(o.Command) >= len(m.ix.Commands)-1 {
+			return session.None, locWait
+		}
+		c := m.ix.Cmd(int(o.Command))
+		if c == nil {
+			return session.None, locAbsent
+		}
+		if j := m.ix.MsgByInner(int(o.Command), int(o.Message)); j >= 0 && m.ix.Update(int(o.Command), j, o.Update) != nil {
+			return session.Ref{Cmd: int(o.Command), Msg: j, Upd: o.Update, Field: o.Field}, locFound
+		}
+		return session.None, locAbsent
+	}
+	if i := m.ix.CommandAtTick(int32(d.Tick)); i >= 0 {
+		for ; i < len(m.ix.Commands) && int64(m.ix.Commands[i].Tick) == d.Tick; i++ {
+			for j, msg := range m.ix.Commands[i].Msgs {
+				if msg.PE == nil {
+					continue
+				}
+				for k := range msg.PE.Updates {
+					if int32(msg.PE.Updates[k].Entity) == d.Entity {
+						return session.Ref{Cmd: i, Msg: j, Upd: k, Field: -1}, locFound
+					}
+				}
+			}
+		}
+	}
+	if !m.ix.Done && (len(m.ix.Commands) == 0 || int64(m.ix.Commands[len(m.ix.Commands)-1].Tick) <= d.Tick) {
+		return session.None, locWait
+	}
+	return session.None, locAbsent
+}
+
+// atDifference reports whether the selection shows the difference: its
+// field, or its update when the read has no field of the message (a
+// baseline read, or one only theirs made).
+func (m *Model) atDifference() bool {
+	c := m.cmp
+	if c == nil || !c.placed || c.ref == session.None {
+		return false
+	}
+	s := m.sel
+	if s.Cmd != c.ref.Cmd || s.Msg != c.ref.Msg || s.Upd != c.ref.Upd {
+		return false
+	}
+	return c.ref.Field < 0 || s.Field == c.ref.Field
+}
+
+// compareSection is the inspector's section for the difference.
+func (m *Model) compareSection() views.InspectorSection {
+	c := m.cmp
+	d := c.diff
+	o, t := d.Ours, d.Theirs
+	ob, tb := d.ReadBits(64)
+	in := views.CompareInput{
+		Title: "Compare · first difference", What: string(d.What), Sentence: differenceSentence(d),
+		Where:  fmt.Sprintf("tick %d, entity %d %s, %s", d.Tick, d.Entity, d.Class, d.Field),
+		Theirs: "their trace",
+		Summary: fmt.Sprintf("%d reads compared, %d equal; %d differences (%d missing from theirs, %d extra)",
+			c.res.Compared, c.res.Equal, c.total(), c.res.Missing, c.res.Extra),
+	}
+	if t != nil {
+		in.Theirs = fmt.Sprintf("line %d of their trace", t.Line)
+	}
+	num := func(r *compare.Read, v int64, f func(int64) string) string {
+		if r == nil {
+			return "—"
+		}
+		if v < 0 {
+			return "(not given)"
+		}
+		return f(v)
+	}
+	pick := func(r *compare.Read, f func(r *compare.Read) string) string {
+		if r == nil {
+			return "—"
+		}
+		return f(r)
+	}
+	row := func(label string, f func(r *compare.Read) string, differs bool) {
+		in.Rows = append(in.Rows, views.CompareRow{Label: label, Theirs: pick(t, f), Ours: pick(o, f), Differs: differs})
+	}
+	row("decoder", func(r *compare.Read) string { return notGiven(r.Decoder) }, false)
+	in.Rows = append(in.Rows,
+		views.CompareRow{Label: "bit offset", Theirs: num(t, readOffset(t), offsetText), Ours: num(o, readOffset(o), offsetText), Differs: d.What == compare.Offset},
+		views.CompareRow{Label: "bits", Theirs: num(t, readBits(t), itoa), Ours: num(o, readBits(o), itoa), Differs: d.What == compare.Bits})
+	row("value", func(r *compare.Read) string { return string(r.Value) }, d.What == compare.Value)
+	in.Rows = append(in.Rows, views.CompareRow{Label: "read", Theirs: orDash(tb), Ours: orDash(ob), Bits: true})
+	if o != nil && o.Why != "" {
+		in.Why = o.Decoder + ": " + o.Why
+	}
+	return views.CompareSection(in)
+}
+
+func readOffset(r *compare.Read) int64 {
+	if r == nil {
+		return -1
+	}
+	return r.Offset
+}
+
+func readBits(r *compare.Read) int64 {
+	if r == nil {
+		return -1
+	}
+	return r.Bits
+}
+
+func offsetText(v int64) string { return bitio.Offset(uint(v)) }
+func itoa(v int64) string       { return fmt.Sprint(v) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// theirsSpan is their bit range when the selection shows the difference's
+// field and their trace gives it.
+func (m *Model) theirsSpan() *views.Span {
+	if !m.atDifference() || m.cmp.ref.Field < 0 || m.wiHere() != nil {
+		return nil
+	}
+	t := m.cmp.diff.Theirs
+	if t == nil || t.Offset < 0 || t.Bits < 0 || t.Baseline {
+		return nil
+	}
+	return &views.Span{Start: uint(t.Offset), Len: uint(t.Bits), Kind: views.SpanValue, Field: -1}
+}
+
+// differenceSentence says in words what differs.
+func differenceSentence(d *compare.Difference) string {
+	o, t := d.Ours, d.Theirs
+	switch d.What {
+	case compare.Bits:
+		return fmt.Sprintf("they read %d bits, we read %d", t.Bits, o.Bits)
+	case compare.Offset:
+		return fmt.Sprintf("they read from %s, we from %s: an earlier read took another number of bits", bitio.Offset(uint(t.Offset)), bitio.Offset(uint(o.Offset)))
+	case compare.Value:
+		return "the same bits, another value"
+	case compare.Missing:
+		return "we read this field here, their trace has no such read"
+	case compare.Extra:
+		return "their trace has a read here that we did not make"
+	case compare.Order:
+		return "both read it, in another place among the tick's reads"
+	}
+	return string(d.What)
+}
+
+func notGiven(s string) string {
+	if s == "" {
+		return "(not given)"
+	}
+	return s
+}
