@@ -200,7 +200,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		ob := pr.Bits64(min(n, 64))
 		opBits += " | " + bitio.Spell(ob, min(n, 64))
 		pl = append(pl, views.InspectorLine{Label: "bits", Text: opBits, Style: views.LinePath})
-		pl = append(pl, views.InspectorLine{Label: "operand", Text: fmt.Sprintf("%d bits after the code", n)})
+		pl = append(pl, views.InspectorLine{Label: "operand", Text: views.Count(int(n), "bit") + " after the code"})
 	} else {
 		pl = append(pl, views.InspectorLine{Label: "bits", Text: opBits, Style: views.LinePath})
 		pl = append(pl, views.InspectorLine{Label: "operand", Text: "none"})

@@ -155,10 +155,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.onListKey(msg)
 	}
 	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		case key.Matches(msg, k.Help, k.Back):
+		// Any of ?, esc and q closes the help (ctrl+c quits, above).
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
 			m.showHelp = false
 		}
 		return nil
@@ -198,7 +196,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.GotoTick):
 		m.prompt, m.input = promptTick, ""
 	case key.Matches(msg, k.Search):
-		m.prompt, m.input = promptSearch, m.lastSearch
+		m.prompt, m.input = promptSearch, "" // enter on an empty prompt: the next match of the last search
 	case key.Matches(msg, k.Filter):
 		m.prompt, m.input = promptFilter, m.filterText
 	case key.Matches(msg, k.Ent):
@@ -306,15 +304,59 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		if !l.visible[p] || !l.rects[p].contains(mouse.X, mouse.Y) {
 			continue
 		}
-		if p == paneTimeline {
-			h := m.tlHeight()
-			m.tlTop = clamp(m.tlTop+delta, 0, max(0, len(m.rows)-h))
-			return nil
-		}
-		if p == paneFields || p == paneBits {
+		if p == paneTimeline || p == paneFields || p == paneBits {
+			// The selection moves, a row a notch, as the arrow keys
+			// move it: the same in every pane that has one.
 			delta /= 3
 		}
 		return m.scrollPane(p, delta)
+	}
+	return nil
+}
+
+// onClick focuses the pane under the pointer and, in the timeline and the
+// fields pane, selects the row clicked.
+func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
+	mouse := msg.Mouse()
+	if mouse.Button != tea.MouseLeft || m.showHelp || m.list != nil || m.picker != nil || m.prompt != promptNone {
+		return nil
+	}
+	l := m.layout()
+	for p := pane(0); p < numPanes; p++ {
+		r := l.rects[p]
+		if !l.visible[p] || !r.contains(mouse.X, mouse.Y) {
+			continue
+		}
+		m.focus = p
+		if groupA(p) {
+			m.lastA = p
+		}
+		if groupB(p) {
+			m.lastB = p
+		}
+		row := mouse.Y - r.y - 2 // the border, then a header line
+		if row < 0 {
+			return nil
+		}
+		switch p {
+		case paneTimeline:
+			n := max(0, r.h-3)
+			top := clamp(m.tlTop, 0, max(0, len(m.rows)-n))
+			if i := top + row; row < n && i < len(m.rows) {
+				return m.moveCursor(i)
+			}
+		case paneFields:
+			if m.wiHere() != nil {
+				return nil
+			}
+			fs := m.curFields()
+			top := views.ScrollTop(len(fs), max(0, r.h-3), m.sel.Field)
+			if i := top + row; i < len(fs) {
+				m.sel.Field = i
+				m.inspScroll = 0
+			}
+		}
+		return nil
 	}
 	return nil
 }

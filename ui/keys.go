@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/views"
 )
 
@@ -104,6 +107,50 @@ func (k KeyMap) HelpGroups() []views.HelpGroup {
 		out = append(out, hg)
 	}
 	hg := views.HelpGroup{Title: "Mouse"}
-	hg.Keys = append(hg.Keys, views.HelpKey{Keys: "wheel", Desc: "scroll the pane under it"})
-	return append(out, hg)
+	hg.Keys = append(hg.Keys,
+		views.HelpKey{Keys: "wheel", Desc: "timeline, fields, bits: move the selection; others: scroll"},
+		views.HelpKey{Keys: "click", Desc: "focus the pane; select the row under it"})
+	out = append(out, hg)
+	return append(out, legend()...)
+}
+
+// legend says what the screen's markers and short decoder names mean.
+func legend() []views.HelpGroup {
+	marks := views.HelpGroup{Title: "Markers", Keys: []views.HelpKey{
+		{Keys: "!", Desc: "strong anomaly (likely a misread)"},
+		{Keys: "?", Desc: "weak anomaly"},
+		{Keys: "✗", Desc: "failed to decode, misaligned"},
+		{Keys: "▸ ▾", Desc: "collapsed / expanded row"},
+		{Keys: "pre", Desc: "signon command (no tick yet)"},
+		{Keys: "z", Desc: "snappy-compressed command"},
+		{Keys: "37f 558b", Desc: "fields written, bits of an update"},
+		{Keys: ">", Desc: "the selection"},
+		{Keys: "*", Desc: "entity: written by the update; what-if: changed"},
+		{Keys: "+ -", Desc: "what-if: read only by the what-if / the original"},
+		{Keys: "^ ~", Desc: "bitstream: value bits / path bits"},
+	}}
+	decs := views.HelpGroup{Title: "Decoders (fields pane)"}
+	for _, f := range decoder.Families() {
+		d := &decoder.Decoder{Family: f}
+		short := d.Short()
+		switch f {
+		case decoder.FamQuantized:
+			short = "quantN"
+		case decoder.FamQAnglePitchYaw, decoder.FamQAngleBits:
+			short = strings.TrimSuffix(short, "0") + "N"
+		case decoder.FamVector:
+			short = "vecN×…"
+		}
+		desc := f.String()
+		switch f {
+		case decoder.FamQuantized:
+			desc += " in N bits"
+		case decoder.FamQAnglePitchYaw, decoder.FamQAngleBits:
+			desc += ", N bits each"
+		case decoder.FamVector:
+			desc = "N components, each as …"
+		}
+		decs.Keys = append(decs.Keys, views.HelpKey{Keys: short, Desc: desc})
+	}
+	return []views.HelpGroup{marks, decs}
 }

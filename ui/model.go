@@ -261,6 +261,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.loading, m.wiPending = false, false
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg)
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}

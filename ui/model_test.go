@@ -195,11 +195,12 @@ func TestPacketsEntityFilterAndExpand(t *testing.T) {
 		t.Fatal("enter did not collapse")
 	}
 
-	// The mouse wheel over the timeline scrolls it.
-	top := hs.m.tlTop
+	// The mouse wheel over the timeline moves its cursor a row, as in
+	// the fields pane.
+	cur := hs.m.cursor
 	hs.send(tea.MouseWheelMsg{X: 2, Y: 5, Button: tea.MouseWheelDown})
-	if hs.m.tlTop != top+3 {
-		t.Fatalf("wheel: top %d → %d", top, hs.m.tlTop)
+	if hs.m.cursor != cur+1 {
+		t.Fatalf("wheel: cursor %d → %d", cur, hs.m.cursor)
 	}
 }
 

@@ -279,20 +279,43 @@ func (m *Model) gotoEntity(e int) tea.Cmd {
 		}
 	}
 	try(k, m.ix.NumUpdates())
+	wrap := ""
 	if found < 0 {
 		try(-1, k+1)
+		wrap = " (wrapped to the start)"
 	}
 	if found < 0 {
 		m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
 		return nil
 	}
-	return m.jump(found)
+	// Which of the entity's updates this is, of how many.
+	nth, total := 0, 0
+	for ci := range cmds {
+		for j := range cmds[ci].Msgs {
+			if pe := cmds[ci].Msgs[j].PE; pe != nil {
+				for u := range pe.Updates {
+					if int(pe.Updates[u].Entity) == e {
+						total++
+						if pe.First+u <= found {
+							nth = total
+						}
+					}
+				}
+			}
+		}
+	}
+	cmd := m.jump(found)
+	m.setNote(fmt.Sprintf("entity %d: update %d of %d%s", e, nth, total, wrap), false)
+	return cmd
 }
 
 // doSearch starts a search for the next update after the selection whose
 // class or a field name matches q; it runs off the loop (background.go).
 func (m *Model) doSearch(q string) tea.Cmd {
 	q = strings.TrimSpace(q)
+	if q == "" {
+		q = m.lastSearch // "/" enter on the empty prompt: the next match
+	}
 	if q == "" {
 		return nil
 	}

@@ -40,7 +40,7 @@ func (m *Model) Render() string {
 	bodyH := m.h - 1
 	var body string
 	if m.showHelp {
-		body = views.Box("Keys · ? or esc closes", views.Help(m.keys.HelpGroups(), m.w-2, bodyH-2, m.theme), m.w, bodyH, true, m.theme)
+		body = views.Box("Keys · ?, esc or q closes", views.Help(m.keys.HelpGroups(), m.w-2, bodyH-2, m.theme), m.w, bodyH, true, m.theme)
 	} else if m.list != nil {
 		title, list := m.listBody(m.w-2, bodyH-2)
 		body = views.Box(title, list, m.w, bodyH, true, m.theme)
@@ -190,7 +190,7 @@ func (m *Model) fieldsEmpty() string {
 		return "decoding…"
 	}
 	if s.Upd < 0 {
-		return fmt.Sprintf("%d updates: → expands, n steps into them", len(msg.PE.Updates))
+		return views.Count(len(msg.PE.Updates), "update")+": → expands, n steps into them"
 	}
 	u := m.ix.Update(s.Cmd, s.Msg, s.Upd)
 	switch {
@@ -217,7 +217,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 				Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
 			})
 		}
-		title = fmt.Sprintf("Fields · entity #%d %s %s · %d fields", u.Index, u.Class, u.Op, u.NumFields)
+		title = fmt.Sprintf("Fields · entity #%d %s %s · %s", u.Index, u.Class, u.Op, views.Count(u.NumFields, "field"))
 		if n := d.Report.Anomalous(u.FirstField, u.NumFields); n > 0 {
 			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
 				title += more
@@ -351,7 +351,7 @@ func (m *Model) peAnomalyLines(pe *session.PEInfo) []views.InspectorLine {
 		if strong > 0 {
 			st = views.LineError
 		}
-		l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d fields strongly anomalous (!), %d weakly (?); a steps to them", strong, weak), Style: st})
+		l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%s strongly anomalous (!), %d weakly (?); a steps to the strong ones", views.Count(strong, "field"), weak), Style: st})
 	}
 	if pe.Problem != "" {
 		l = append(l, views.InspectorLine{Label: "problem", Text: pe.Problem, Style: views.LineError})
@@ -376,7 +376,7 @@ func (m *Model) summary() []views.InspectorSection {
 	if c == nil {
 		lines := []views.InspectorLine{
 			{Label: "file", Text: m.path},
-			{Label: "size", Text: fmt.Sprintf("%d bytes", len(m.data))},
+			{Label: "size", Text: views.Count(len(m.data), "byte")},
 		}
 		lines = append(lines, m.inferenceLines(false)...)
 		return []views.InspectorSection{{Title: "Replay", Lines: lines}}
@@ -393,7 +393,7 @@ func (m *Model) summary() []views.InspectorSection {
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
 		{Label: "at", Text: fmt.Sprintf("byte %d (0x%x)", c.Offset, c.Offset)},
-		{Label: "size", Text: fmt.Sprintf("%d bytes, compressed: %s", c.Size, comp)},
+		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(c.Size, "byte"), comp)},
 	}
 	if len(c.Msgs) > 0 {
 		lines = append(lines, views.InspectorLine{Label: "messages", Text: fmt.Sprint(len(c.Msgs))})
@@ -414,7 +414,7 @@ func (m *Model) summary() []views.InspectorSection {
 		ml := []views.InspectorLine{
 			{Label: "message", Text: fmt.Sprintf("#%d %s (type %d)", msg.Index, msg.Name, msg.Type)},
 			{Label: "at", Text: "packet bit " + bitio.Offset(msg.Bit)},
-			{Label: "size", Text: fmt.Sprintf("%d bytes", msg.Size)},
+			{Label: "size", Text: views.Count(msg.Size, "byte")},
 		}
 		if pe := msg.PE; pe != nil {
 			kind := "full"
@@ -422,7 +422,7 @@ func (m *Model) summary() []views.InspectorSection {
 				kind = "delta"
 			}
 			ml = append(ml,
-				views.InspectorLine{Label: "entities", Text: fmt.Sprintf("%d updates, %s frame, %s of entity data, decoding ended at %s", len(pe.Updates), kind, bitio.Size(pe.DataBits), bitio.Offset(pe.EndBit))})
+				views.InspectorLine{Label: "entities", Text: fmt.Sprintf("%s, %s frame, %s of entity data, decoding ended at %s", views.Count(len(pe.Updates), "update"), kind, bitio.Size(pe.DataBits), bitio.Offset(pe.EndBit))})
 			if pe.Skipped {
 				ml = append(ml, views.InspectorLine{Label: "note", Text: "a repeated full frame: not applied", Style: views.LineDim})
 			}
@@ -493,7 +493,7 @@ func (m *Model) schemaPane(w, h int) (string, string) {
 		sel = &p
 	}
 	rows := schemaRows(snap.Ser, snap.After, sel)
-	header := fmt.Sprintf("%s · %d fields (%d with nested)", snap.Ser.Name, len(snap.Ser.Fields), countFields(snap.Ser, 0))
+	header := fmt.Sprintf("%s · %s (%d with nested)", snap.Ser.Name, views.Count(len(snap.Ser.Fields), "field"), countFields(snap.Ser, 0))
 	return "Schema · " + snap.Ser.Name, views.Schema(views.SchemaInput{
 		Header: header, Rows: rows, Scroll: m.schScroll, Width: w, Height: h, Theme: m.theme,
 	})
@@ -538,7 +538,11 @@ func (m *Model) location() string {
 func (m *Model) statusLine() string {
 	t := m.theme
 	if m.prompt != promptNone {
-		left := promptLabels[m.prompt] + ": " + m.input + "█"
+		label := promptLabels[m.prompt]
+		if m.prompt == promptSearch && m.lastSearch != "" {
+			label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
+		}
+		left := label + ": " + m.input + "█"
 		return views.StatusBar(left, "enter ok · esc cancel", m.w, t)
 	}
 	right := "n next · tab pane · / search · ? keys · q quit"

@@ -485,7 +485,7 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 		l = append(l, views.InspectorLine{Label: "note", Text: wi.Note, Style: views.LineWarn})
 	}
 	if wi.Change.Decoder != nil {
-		l = append(l, views.InspectorLine{Label: "applied", Text: fmt.Sprintf("to %d field(s) of the message", wi.Matched)})
+		l = append(l, views.InspectorLine{Label: "applied", Text: fmt.Sprintf("to %s of the message", views.Count(wi.Matched, "field"))})
 	}
 	if wi.Aligns() {
 		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", bitio.Offset(wi.Res.EndBit), bitio.Offset(wi.Res.DataBits))})
@@ -512,7 +512,7 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 	}
 	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak remain (were %d strong, %d weak)", ns, nw, os, ow), Style: st})
 	changed := wi.Changed(u, pairs)
-	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %d fields of this update changed; updates %d (were %d)", changed, len(pairs), len(wi.Rec.Updates), len(wi.Orig.Updates))})
+	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %s of this update changed; updates %d (were %d)", changed, views.Count(len(pairs), "field"), len(wi.Rec.Updates), len(wi.Orig.Updates))})
 	side := "the what-if decode · x shows the original · esc leaves"
 	if wi.showOrig {
 		side = "the original decode · x shows the what-if · esc leaves"

@@ -54,7 +54,7 @@ func Entity(in EntityInput) string {
 	if in.Before {
 		when = "before"
 	}
-	head := fmt.Sprintf("%s · %s the update · %d fields, %d written", in.Header, when, len(in.Rows), changed)
+	head := fmt.Sprintf("%s · %s the update · %s, %d written", in.Header, when, Count(len(in.Rows), "field"), changed)
 	lines := []string{t.paint(t.Title, Fit(head, w))}
 	nameW := 0
 	for _, r := range in.Rows {

@@ -42,7 +42,7 @@ type fieldCol struct {
 
 // FieldTable renders the fields of one update as a table: path, name,
 // type, decoder, bit offset, bit length and value. Columns shrink and the
-// type and decoder columns drop out as the width goes down; the selected
+// path, type and (last) decoder columns drop out as the width goes down; the selected
 // row is kept in view and marked with '>'. The column after the cursor mark
 // holds each row's anomaly marker ('!' strong, '?' weak; Error and Warning
 // colours).
@@ -86,20 +86,22 @@ func FieldTable(in FieldTableInput) string {
 		return n - 1
 	}
 	// Shrink, then drop, in order of least loss.
+	// The path goes first (the schema pane shows it), then the type; the
+	// decoder stays longest: it is what the debugger is about.
 	steps := []func(){
 		func() { name.w = max(name.min, min(name.w, 32)); typ.w = max(typ.min, min(typ.w, 16)) },
 		func() { val.w = max(val.min, min(val.w, 20)) },
 		func() { name.w = max(name.min, min(name.w, 24)) },
 		func() { typ.w = max(typ.min, min(typ.w, 10)); dec.w = max(dec.min, min(dec.w, 9)) },
 		func() { val.w = max(val.min, min(val.w, 16)) },
+		func() { path.w = max(path.min, min(path.w, 8)) },
 		func() { name.w = max(name.min, min(name.w, 20)) },
 		func() { val.w = max(val.min, min(val.w, 12)) },
-		func() { path.w = max(path.min, min(path.w, 8)) },
+		func() { path.on = false },
 		func() { typ.w = max(typ.min, min(typ.w, 7)) },
+		func() { name.w = max(name.min, min(name.w, 16)); val.w = max(val.min, min(val.w, 10)) },
 		func() { typ.on = false },
 		func() { dec.on = false },
-		func() { name.w = max(name.min, min(name.w, 16)); val.w = max(val.min, min(val.w, 10)) },
-		func() { path.on = false },
 		func() { name.w = max(name.min, min(name.w, 12)) },
 		func() { val.w = val.min },
 		func() { name.w = name.min },

@@ -200,6 +200,10 @@ func JoinColumns(blocks ...string) string {
 // scrollTop picks the first visible row of a list of n rows shown in h
 // lines so that row sel is visible, keeping it near the middle, then
 // shifts the window by extra (user scrolling) within bounds.
+// ScrollTop is the first of n rows shown in h lines with row sel kept in
+// view, as the tables draw them (for mapping a click to a row).
+func ScrollTop(n, h, sel int) int { return scrollTop(n, h, sel, 0) }
+
 func scrollTop(n, h, sel, extra int) int {
 	if n <= h || h <= 0 {
 		return 0

@@ -150,11 +150,16 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 		}
 		left := fmt.Sprintf("  %s#%-5d ", err, r.Index)
 		avail := w - 1 - Width(left)
+		// Field count and bits stay as long as the class name keeps a
+		// few letters: without padding first, then without the bits.
 		right := fmt.Sprintf(" %-5s %3df %5db", opShort(r.Op), r.Fields, r.Bits)
 		if avail-Width(right) < 12 {
-			right = fmt.Sprintf(" %-5s %3df", opShort(r.Op), r.Fields)
+			right = fmt.Sprintf(" %s %df %db", opShort(r.Op), r.Fields, r.Bits)
 		}
-		if avail-Width(right) < 8 {
+		if avail-Width(right) < 6 {
+			right = fmt.Sprintf(" %s %df", opShort(r.Op), r.Fields)
+		}
+		if avail-Width(right) < 4 {
 			right = " " + opShort(r.Op)
 		}
 		s = left + padR(truncLeft(r.Name, max(0, avail-Width(right))), max(0, avail-Width(right))) + right

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The layout tiers begin where docs/tui.md says (the status line is one of
+// the rows).
+func TestLayoutThresholdsAsDocumented(t *testing.T) {
+	for _, c := range []struct {
+		w, h       int
+		tier, less string
+	}{
+		{150, 41, "full", "medium"}, {100, 29, "medium", "compact"}, {60, 17, "compact", "tiny"},
+	} {
+		m := &Model{w: c.w, h: c.h}
+		if got := m.layout().tier; got != c.tier {
+			t.Errorf("%dx%d: %s, want %s", c.w, c.h, got, c.tier)
+		}
+		for _, sz := range [][2]int{{c.w - 1, c.h}, {c.w, c.h - 1}} {
+			m := &Model{w: sz[0], h: sz[1]}
+			if got := m.layout().tier; got != c.less {
+				t.Errorf("%dx%d: %s, want %s", sz[0], sz[1], got, c.less)
+			}
+		}
+	}
+}
+
+// At 120 columns the fields pane keeps the decoder column; at 160 the
+// timeline keeps each update's field count and bits.
+func TestNarrowPanesKeepWhatMatters(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 120, 40)
+	hs.keys("n", "n", "tab")
+	if !regexp.MustCompile(`name +decoder +offset bits value`).MatchString(hs.screen()) {
+		t.Errorf("120 columns: the fields header has no decoder:\n%s", hs.screen())
+	}
+	hs = newHarness(t, "dota", data, 160, 48)
+	hs.keys("n", "n")
+	if !regexp.MustCompile(`new +\d+f +\d+b`).MatchString(hs.screen()) {
+		t.Errorf("160 columns: the timeline's update rows lack their bits:\n%s", hs.screen())
+	}
+}
+
+// q, like ? and esc, closes the help instead of quitting.
+func TestQClosesTheHelp(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 80, 24)
+	hs.keys("?")
+	if !hs.m.showHelp {
+		t.Fatal("? did not open the help")
+	}
+	quit := hs.m.onKey(keyMsg("q"))
+	if hs.m.showHelp || quit != nil {
+		t.Errorf("q in the help: help shown %v, command %v", hs.m.showHelp, quit)
+	}
+}
+
+// "/" starts empty; enter on it finds the next match of the last search;
+// e says which of the entity's updates it went to, and when it wrapped.
+func TestSearchPromptAndEntityCount(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 160, 48)
+	hs.keys("/")
+	hs.typ("m_iItemID")
+	hs.keys("enter")
+	first := hs.m.sel
+	if !strings.Contains(hs.m.note, `"m_iItemID": at tick`) {
+		t.Fatalf("note %q", hs.m.note)
+	}
+	hs.keys("/")
+	if hs.m.input != "" || !strings.Contains(hs.screen(), `(empty: next "m_iItemID")`) {
+		t.Fatalf("the prompt keeps %q", hs.m.input)
+	}
+	hs.keys("enter")
+	if !strings.Contains(hs.m.note, `"m_iItemID": at tick`) || hs.m.sel == first {
+		t.Fatalf("/ enter: note %q, selection %+v (was %+v)", hs.m.note, hs.m.sel, first)
+	}
+	hs.keys("e")
+	hs.typ("0")
+	hs.keys("enter")
+	if !strings.Contains(hs.m.note, "entity 0: update 1 of ") || !strings.Contains(hs.m.note, "(wrapped to the start)") {
+		t.Errorf("e 0 after the first updates: note %q", hs.m.note)
+	}
+}
+
+// One of a thing is singular.
+func TestOneFieldIsSingular(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 160, 48)
+	hs.keys("n")
+	s := hs.screen()
+	if !strings.Contains(s, "CWorld create · 1 field ") || strings.Contains(s, "1 fields") {
+		t.Errorf("title: %q", lineWith(s, "Fields ·"))
+	}
+}
+
+// The wheel moves the selection in the timeline as in the fields pane; a
+// click focuses a pane and selects the row under it.
+func TestMouseWheelAndClick(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "dota", data, 160, 48)
+	hs.keys("n", "n")
+	l := hs.m.layout()
+	tl := l.rects[paneTimeline]
+	before := hs.m.cursor
+	hs.send(tea.MouseWheelMsg(tea.Mouse{X: tl.x + 3, Y: tl.y + 5, Button: tea.MouseWheelDown}))
+	if hs.m.cursor != before+1 {
+		t.Errorf("wheel down on the timeline: cursor %d, want %d", hs.m.cursor, before+1)
+	}
+	// Click the fields pane's third row: field 2 is selected, the pane
+	// focused.
+	fr := l.rects[paneFields]
+	hs.send(tea.MouseClickMsg(tea.Mouse{X: fr.x + 5, Y: fr.y + 2 + 2, Button: tea.MouseLeft}))
+	if hs.m.focus != paneFields || hs.m.sel.Field != 2 {
+		t.Errorf("click on the third field row: focus %v, field %d", hs.m.focus, hs.m.sel.Field)
+	}
+	// Click a timeline row: the cursor goes there.
+	top := hs.m.tlTop
+	hs.send(tea.MouseClickMsg(tea.Mouse{X: tl.x + 3, Y: tl.y + 2 + 4, Button: tea.MouseLeft}))
+	if hs.m.focus != paneTimeline || hs.m.cursor != top+4 {
+		t.Errorf("click on the fifth timeline row: focus %v, cursor %d, want %d", hs.m.focus, hs.m.cursor, top+4)
+	}
+}

@@ -1,0 +1,20 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Count writes n with its noun, singular for one: "1 field", "3 fields".
+// A noun already ending in s takes "es"; irregular ones are given as
+// "entity|entities".
+func Count(n int, noun string) string {
+	one, many := noun, noun+"s"
+	if i := strings.IndexByte(noun, '|'); i >= 0 {
+		one, many = noun[:i], noun[i+1:]
+	}
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
