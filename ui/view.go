@@ -190,7 +190,7 @@ func (m *Model) fieldsEmpty() string {
 		return "decoding…"
 	}
 	if s.Upd < 0 {
-		return views.Count(len(msg.PE.Updates), "update")+": → expands, n steps into them"
+		return views.Count(len(msg.PE.Updates), "update") + ": → expands, n steps into them"
 	}
 	u := m.ix.Update(s.Cmd, s.Msg, s.Upd)
 	switch {
