@@ -132,13 +132,21 @@ func WriteCompare(w io.Writer, res *compare.Result, all bool) {
 // CompareSummary is the closing line: reads compared and how they differ.
 func CompareSummary(res *compare.Result) string {
 	var kinds []string
+	differ := 0
 	for k, n := range res.Counts {
-		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+		if k != compare.Missing && k != compare.Extra {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+			differ += n
+		}
 	}
 	sort.Strings(kinds)
-	s := fmt.Sprintf("compared %d reads at %d ticks: %d equal", res.Compared, res.Ticks, res.Equal)
+	ticks := "ticks"
+	if res.Ticks == 1 {
+		ticks = "tick"
+	}
+	s := fmt.Sprintf("compared %d reads at %d %s: %d equal, %d differ", res.Compared, res.Ticks, ticks, res.Equal, differ)
 	if len(kinds) > 0 {
-		s += "; differences: " + strings.Join(kinds, ", ")
+		s += " (" + strings.Join(kinds, ", ") + ")"
 	}
 	return s + fmt.Sprintf("; %d of ours missing from theirs, %d of theirs extra", res.Missing, res.Extra)
 }
@@ -152,7 +160,10 @@ func DifferenceSentence(d *compare.Difference) string {
 	case compare.Offset:
 		return fmt.Sprintf("they read from %s, we from %s: a read before this one took another number of bits", bitio.Offset(uint(t.Offset)), bitio.Offset(uint(o.Offset)))
 	case compare.Value:
-		return fmt.Sprintf("the same bits, they got %s, we got %s", t.Value, o.Value)
+		if t.Bits >= 0 {
+			return fmt.Sprintf("the same bits, they got %s, we got %s", t.Value, o.Value)
+		}
+		return fmt.Sprintf("they got %s, we got %s", t.Value, o.Value)
 	case compare.Missing:
 		return fmt.Sprintf("we read it (%d bits at %s, %s), their trace has no such read", o.Bits, bitio.Offset(uint(o.Offset)), o.Decoder)
 	case compare.Extra:

@@ -211,7 +211,10 @@ func differenceSentence(d *compare.Difference) string {
 	case compare.Offset:
 		return fmt.Sprintf("they read from %s, we from %s: an earlier read took another number of bits", bitio.Offset(uint(t.Offset)), bitio.Offset(uint(o.Offset)))
 	case compare.Value:
-		return "the same bits, another value"
+		if t.Bits >= 0 {
+			return "the same bits, another value"
+		}
+		return "another value"
 	case compare.Missing:
 		return "we read this field here, their trace has no such read"
 	case compare.Extra:
