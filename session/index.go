@@ -340,7 +340,7 @@ type Chunk struct {
 // entity's top-level values are copied within a megabyte of file), so a
 // 100 MB replay keeps about 33 keyframes 3 MB apart. See docs/memory.md.
 const (
-	KeyframeInterval = 2 << 20
+	KeyframeInterval = 1 << 20
 	KeyframeBudget   = 128 << 20
 )
 

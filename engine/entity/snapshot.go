@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/schema"
 )
 
@@ -58,6 +59,65 @@ func (t *Table) copyTable(retoken bool) *Table {
 		c.Entities[i] = &ce
 	}
 	return c
+}
+
+// Freeze returns a read-only copy of the table for a keyframe and leaves t
+// as it is: t's decode goes on copying nothing on write and keeping its
+// update memos (a Snapshot would make every entity copy its top-level node
+// at its next write, and forget its memos). Each state node is copied at
+// its length, owned by no one (Copy of the frozen table copies before
+// writing), unless prev, a table an earlier Freeze returned or nil, holds
+// a node with the same values and children at the same place of the same
+// entity: that one is shared. Between two keyframes of a game most nodes
+// below an entity's top level do not change, and a class baseline's
+// nodes never do.
+func (t *Table) Freeze(prev *Table) *Table {
+	c := t.copyTable(false)
+	for i, e := range c.Entities {
+		if e == nil {
+			continue
+		}
+		var old *Node
+		if prev != nil {
+			if pe := prev.Entities[i]; pe != nil && pe.Serial == e.Serial && pe.Class == e.Class {
+				old = pe.State
+			}
+		}
+		e.State = freeze(e.State, old)
+	}
+	return c
+}
+
+// freeze copies n for a frozen table, sharing what old (n's counterpart in
+// an earlier frozen table) has alike.
+func freeze(n, old *Node) *Node {
+	if n == nil {
+		return nil
+	}
+	if n.owner == 0 {
+		return n // a class baseline's node: read-only already
+	}
+	var kids []*Node
+	same := old != nil && len(old.Vals) == len(n.Vals) && len(old.Kids) == len(n.Kids)
+	if len(n.Kids) > 0 {
+		kids = make([]*Node, len(n.Kids))
+		for i, k := range n.Kids {
+			kids[i] = freeze(k, old.Kid(i))
+			same = same && kids[i] == old.Kids[i]
+		}
+	}
+	if same {
+		for i := range n.Vals {
+			if !n.Vals[i].Equal(old.Vals[i]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return old
+		}
+	}
+	return &Node{Vals: append([]decoder.Value(nil), n.Vals...), Kids: kids}
 }
 
 // Own copies now every state node the table shares with another (a

@@ -10,8 +10,8 @@ import (
 )
 
 // A Keyframe is the whole decoding state between two commands: entity
-// table (every entity's state shared copy-on-write with the decode it was
-// taken from and with the keyframes before it), string tables, baselines,
+// table (a frozen copy of every entity's state, sharing the nodes that did
+// not change with the keyframe before it), string tables, baselines,
 // schema and the container position. Resume starts a decode from it that
 // goes on exactly as the decode from the start did (TestKeyframesResume).
 // A keyframe is never decoded itself, so any number of goroutines may
@@ -29,10 +29,15 @@ type Keyframe struct {
 }
 
 // Keyframe takes a keyframe where r stands (after the last command Step
-// returned). The decode goes on unchanged; its next write to any state
-// node copies that node, so the keyframe keeps what it saw.
-func (r *Replay) Keyframe() *Keyframe {
-	k := &Keyframe{Command: r.Stats.Commands, Offset: r.cr.Pos(), Tick: r.Tick, r: r.fork(r.Entities.Snapshot())}
+// returned). The keyframe copies the entity state (entity.Table.Freeze),
+// sharing with prev (an earlier keyframe of the same decode, or nil) every
+// node that has not changed since; the decode goes on unchanged.
+func (r *Replay) Keyframe(prev *Keyframe) *Keyframe {
+	var pt *entity.Table
+	if prev != nil {
+		pt = prev.r.Entities
+	}
+	k := &Keyframe{Command: r.Stats.Commands, Offset: r.cr.Pos(), Tick: r.Tick, r: r.fork(r.Entities.Freeze(pt))}
 	k.r.Hooks = Hooks{}
 	return k
 }
@@ -102,7 +107,13 @@ func (ks *Keyframes) Observe(r *Replay) bool {
 	if r.cr.Pos() < ks.next || r.Schema == nil {
 		return false
 	}
-	ks.Add(r.Keyframe())
+	ks.mu.Lock()
+	var prev *Keyframe
+	if n := len(ks.list); n > 0 {
+		prev = ks.list[n-1]
+	}
+	ks.mu.Unlock()
+	ks.Add(r.Keyframe(prev))
 	return true
 }
 

@@ -208,7 +208,7 @@ func TestKeyframeUnchangedByResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	k := r.Keyframe()
+	k := r.Keyframe(nil)
 	ref := freeze(r)
 	done := make(chan *replay.Replay, 2)
 	for range 2 {
