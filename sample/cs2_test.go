@@ -31,7 +31,7 @@ func TestCS2SampleDecodesCleanly(t *testing.T) {
 		t.Fatalf("done %v, game %s, last tick %d, tick interval %v", r.Done, r.Game, r.Stats.LastTick, r.Server.TickInterval)
 	}
 	for _, m := range msgs {
-		if m.rec.Err != "" || m.rec.DataBits-m.rec.EndBit >= 8 {
+		if m.rec.Err != nil || m.rec.DataBits-m.rec.EndBit >= 8 {
 			t.Fatalf("tick %d: %s, stopped at bit %d of %d", m.tick, m.rec.Err, m.rec.EndBit, m.rec.DataBits)
 		}
 	}

@@ -62,7 +62,7 @@ func TestSampleDecodesCleanly(t *testing.T) {
 		t.Fatalf("%d packet-entities messages recorded, %d decoded; want one per tick", len(msgs), r.Stats.PacketEntities)
 	}
 	for _, m := range msgs {
-		if m.rec.Err != "" || m.rec.DataBits-m.rec.EndBit >= 8 {
+		if m.rec.Err != nil || m.rec.DataBits-m.rec.EndBit >= 8 {
 			t.Fatalf("tick %d: %s, stopped at bit %d of %d", m.tick, m.rec.Err, m.rec.EndBit, m.rec.DataBits)
 		}
 	}

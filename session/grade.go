@@ -81,7 +81,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 			gr.Sev = max(gr.Sev, sv)
 		}
 	}
-	if res.Misaligned || rec.Err != "" || rec.BadDeletions > 0 {
+	if res.Misaligned || rec.Err != nil || rec.BadDeletions > 0 {
 		// Rare: the full report, for the message's problem and suspect.
 		rep := diagnose.Message(rec, exists)
 		if rep.End != nil {

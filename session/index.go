@@ -28,7 +28,7 @@ type Command struct {
 	Size       int
 	Compressed bool
 	Msgs       []Message // inner messages of a packet, in file order
-	Err        string    // decoding broke inside this command
+	Err        error     // decoding broke inside this command
 	First      int       // index into Index.Updates of this command's first update
 	NumUpdates int
 	// Sev is the worst anomaly of its messages' fields; strong as well when
@@ -53,7 +53,7 @@ type PEInfo struct {
 	EndBit   uint
 	Delta    bool
 	Skipped  bool // a repeated full frame, not applied
-	Err      string
+	Err      error
 	First    int // index into the index's flat update order of Updates[0]
 
 	// Diagnostics (package diagnose) of the message, from the grading
@@ -160,13 +160,17 @@ type Finding struct {
 // a rule on every field).
 const MaxFindings = 1 << 20
 
-// IndexError is where the index pass stopped on bad input.
+// IndexError is where the index pass stopped on bad input, and why.
 type IndexError struct {
 	Command int // command index (-1 for the file header)
 	Offset  int // byte offset in the file
 	Tick    int32
-	Text    string
+	Err     error
 }
+
+func (e *IndexError) Error() string { return e.Err.Error() }
+
+func (e *IndexError) Unwrap() error { return e.Err }
 
 // Index is what the index pass knows about the file so far.
 type Index struct {
@@ -382,17 +386,18 @@ func NewIndexer(data []byte, a schema.Aliases) *Indexer {
 // Keyframes are the keyframes the pass has taken so far.
 func (ix *Indexer) Keyframes() *replay.Keyframes { return ix.ks }
 
-// errorAt converts any error into an IndexError.
+// errorAt locates an error: where a replay or container error says it
+// happened, else at the fallback command and offset.
 func errorAt(err error, fallbackCmd, fallbackOff int) *IndexError {
 	var re *replay.Error
 	if errors.As(err, &re) {
-		return &IndexError{Command: re.Loc.Command, Offset: re.Loc.Offset, Tick: re.Loc.Tick, Text: re.Error()}
+		return &IndexError{Command: re.Loc.Command, Offset: re.Loc.Offset, Tick: re.Loc.Tick, Err: err}
 	}
 	var ce *container.Error
 	if errors.As(err, &ce) {
-		return &IndexError{Command: ce.Command, Offset: ce.Offset, Tick: ce.Tick, Text: ce.Error()}
+		return &IndexError{Command: ce.Command, Offset: ce.Offset, Tick: ce.Tick, Err: err}
 	}
-	return &IndexError{Command: fallbackCmd, Offset: fallbackOff, Tick: -1, Text: err.Error()}
+	return &IndexError{Command: fallbackCmd, Offset: fallbackOff, Tick: -1, Err: err}
 }
 
 func (ix *Indexer) open() error {
@@ -491,7 +496,7 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	}
 	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1}
 	if res.Err != nil {
-		pe.Err = res.Err.Error()
+		pe.Err = res.Err
 		// The update decoding broke in reaches no OnUpdated. The first
 		// few such messages are decoded again, recording, from the
 		// keyframe before them, for its exact account; past those it is
@@ -505,13 +510,13 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 				for _, u := range rec.Updates {
 					ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op,
 						fields: uint16(min(u.NumFields, 1<<16-1)), class: ix.class(u.Class)}
-					if u.End == 0 && u.Err != "" {
+					if u.End == 0 && u.Err != nil {
 						ui.End = uint32(res.EndBit)
 					}
 					if u.Skipped {
 						ui.flags |= updSkipped
 					}
-					if u.Err != "" {
+					if u.Err != nil {
 						ui.flags |= updErr
 					}
 					ix.upd = append(ix.upd, ui)
@@ -593,7 +598,7 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 			} else if ix.r != nil {
 				off = ix.r.Pos()
 			}
-			ix.stop(ch, &IndexError{Command: cmd, Offset: off, Tick: -1, Text: fmt.Sprintf("internal error while decoding: %v", p)})
+			ix.stop(ch, &IndexError{Command: cmd, Offset: off, Tick: -1, Err: fmt.Errorf("internal error while decoding: %v", p)})
 		}
 	}()
 	if ix.done {
@@ -634,7 +639,7 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 // stop ends the pass, keeping a partly decoded command with its error.
 func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
-		ix.cur.Err = ie.Text
+		ix.cur.Err = ie
 		ix.finish(ix.cur)
 	}
 	ix.cur = nil

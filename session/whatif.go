@@ -130,7 +130,7 @@ func landed(rec *provenance.Message, w Change) bool {
 }
 
 // Aligns reports whether the what-if decode consumed the data exactly.
-func (wi *WhatIf) Aligns() bool { return !wi.Res.Misaligned && wi.Res.Err == nil && wi.Rec.Err == "" }
+func (wi *WhatIf) Aligns() bool { return !wi.Res.Misaligned && wi.Res.Err == nil && wi.Rec.Err == nil }
 
 // Pair matches a field of the original decode (O) with the same field of
 // the what-if decode (W), by path, in order; -1 when one side lacks it.

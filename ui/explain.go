@@ -239,8 +239,8 @@ func ExplainUpdate(rec *provenance.Message, ui int, rep *diagnose.Report) []view
 	if u.End > u.Start {
 		l = append(l, views.InspectorLine{Label: "ends", Text: fmt.Sprintf("%s (%s in all)", bitio.Offset(u.End), bitio.Size(u.End-u.Start))})
 	}
-	if u.Err != "" {
-		l = append(l, views.InspectorLine{Label: "error", Text: u.Err, Style: views.LineError})
+	if u.Err != nil {
+		l = append(l, views.InspectorLine{Label: "error", Text: u.Err.Error(), Style: views.LineError})
 	}
 	return append([]views.InspectorSection{{Title: "Update", Lines: l}}, problemSection(rep)...)
 }

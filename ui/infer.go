@@ -58,7 +58,7 @@ func (m *Model) inferCmd() tea.Cmd {
 func (m *Model) misaligned() bool {
 	for i := range m.ix.Commands {
 		for _, msg := range m.ix.Commands[i].Msgs {
-			if msg.PE != nil && msg.PE.Err != "" {
+			if msg.PE != nil && msg.PE.Err != nil {
 				return true
 			}
 		}

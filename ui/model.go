@@ -291,7 +291,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		next = m.indexCmd()
 	} else {
 		if m.ix.Err != nil {
-			m.setNote("decoding stopped: "+m.ix.Err.Text, true)
+			m.setNote("decoding stopped: "+m.ix.Err.Error(), true)
 		}
 		next = tea.Batch(m.inferCmd(), m.gradeCmd())
 	}

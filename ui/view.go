@@ -133,7 +133,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		c := &ix.Commands[r.cmd]
 		return views.TimelineRow{
 			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
-			Err: c.Err != "", Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
+			Err: c.Err != nil, Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
 		}
 	case views.RowMessage:
 		msg := &ix.Commands[r.cmd].Msgs[r.msg]
@@ -141,7 +141,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		if msg.PE != nil {
 			row.Expandable = len(msg.PE.Updates) > 0
 			row.Expanded = m.expanded(expKey{r.cmd, r.msg})
-			row.Err = msg.PE.Err != ""
+			row.Err = msg.PE.Err != nil
 			row.Sev = views.Severity(msg.PE.Sev)
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
 		}
@@ -154,7 +154,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		}
 	case views.RowError:
 		e := ix.Err
-		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at byte %d (command #%d): %s", e.Offset, e.Command, e.Text)}
+		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at byte %d (command #%d): %s", e.Offset, e.Command, e.Error())}
 	case views.RowNote:
 		return views.TimelineRow{Kind: views.RowNote, Text: ix.EndNote}
 	}
@@ -273,7 +273,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 		secs = []views.InspectorSection{{Title: "Decoding stopped", Lines: []views.InspectorLine{
 			{Label: "byte", Text: fmt.Sprint(e.Offset)},
 			{Label: "command", Text: fmt.Sprintf("#%d", e.Command)},
-			{Label: "error", Text: e.Text, Style: views.LineError},
+			{Label: "error", Text: e.Error(), Style: views.LineError},
 			{Label: "", Text: "Everything before this point decoded; the timeline ends here.", Style: views.LineDim},
 		}}}
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
@@ -364,7 +364,7 @@ func (m *Model) peAnomalyLines(pe *session.PEInfo) []views.InspectorLine {
 		}
 		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + pe.SuspectWhy, Style: views.LineMath})
 	}
-	if pe.Err != "" {
+	if pe.Err != nil {
 		l = append(l, m.inferenceLines(true)...)
 	}
 	return l
@@ -401,8 +401,8 @@ func (m *Model) summary() []views.InspectorSection {
 	if c.NumUpdates > 0 {
 		lines = append(lines, views.InspectorLine{Label: "updates", Text: fmt.Sprint(c.NumUpdates)})
 	}
-	if c.Err != "" {
-		lines = append(lines, views.InspectorLine{Label: "error", Text: c.Err, Style: views.LineError})
+	if c.Err != nil {
+		lines = append(lines, views.InspectorLine{Label: "error", Text: c.Err.Error(), Style: views.LineError})
 	}
 	if c.Kind == container.SendTables {
 		lines = append(lines, m.inferenceLines(false)...) // the schema's unknown names
@@ -426,8 +426,8 @@ func (m *Model) summary() []views.InspectorSection {
 			if pe.Skipped {
 				ml = append(ml, views.InspectorLine{Label: "note", Text: "a repeated full frame: not applied", Style: views.LineDim})
 			}
-			if pe.Err != "" {
-				ml = append(ml, views.InspectorLine{Label: "error", Text: pe.Err, Style: views.LineError})
+			if pe.Err != nil {
+				ml = append(ml, views.InspectorLine{Label: "error", Text: pe.Err.Error(), Style: views.LineError})
 			}
 			ml = append(ml, m.peAnomalyLines(pe)...)
 		}

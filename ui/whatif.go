@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -490,9 +491,9 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 	if wi.Aligns() {
 		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", bitio.Offset(wi.Res.EndBit), bitio.Offset(wi.Res.DataBits))})
 	} else {
-		why := wi.Rec.Err
-		if why == "" && wi.Res.Err != nil {
-			why = wi.Res.Err.Error()
+		why := ""
+		if err := cmp.Or(wi.Rec.Err, wi.Res.Err); err != nil {
+			why = err.Error()
 		}
 		l = append(l, views.InspectorLine{Label: "result", Text: "still misaligned: " + why, Style: views.LineError})
 	}
@@ -501,7 +502,7 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 	case wi.OrigRep.Misaligned && wi.OrigRep.End != nil:
 		was = "misaligned: " + string(wi.OrigRep.End.Rule)
 	case wi.OrigRep.Misaligned:
-		was = "misaligned: " + wi.Orig.Err
+		was = "misaligned: " + wi.Orig.Err.Error()
 	}
 	l = append(l, views.InspectorLine{Label: "was", Text: was, Style: views.LineDim})
 	ns, nw := wi.Rep.Strength()

@@ -61,9 +61,6 @@ type Decoder struct {
 	Elem         *Decoder   // vector component decoder
 	Q            *Quantized // quantized float parameters
 	TickInterval float32    // simulation time scale
-
-	// Why the decoder was chosen, for the inspector ("float32 with 13 bits").
-	Reason string
 }
 
 // Decode reads one value.

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -103,7 +104,7 @@ func TestMessageLevelRules(t *testing.T) {
 		{"read past end of data at bit 0x2e5.0 (data is 741 bytes)", provenance.OverRead, OverRead},
 		{"entity data bit 0x3.1: field path [9 1]: index 9 at depth 0 is outside X (3 fields)", provenance.BadPath, PathOutside},
 	} {
-		m := &provenance.Message{Err: c.err, Problem: c.problem}
+		m := &provenance.Message{Err: errors.New(c.err), Problem: c.problem}
 		rep := Message(m, nil)
 		if rep.End == nil || rep.End.Rule != c.rule || !rep.Misaligned {
 			t.Errorf("%q: got %+v, want %s", c.err, rep.End, c.rule)

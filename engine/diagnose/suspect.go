@@ -49,19 +49,19 @@ func Message(m *provenance.Message, exists Lookup) Report {
 	}
 	rule := map[provenance.Problem]Rule{provenance.OverRead: OverRead, provenance.Unread: UnreadBits, provenance.BadPath: PathOutside}
 	switch r, known := rule[m.Problem]; {
-	case m.Err == "":
+	case m.Err == nil:
 	case known:
 		a := hit(r, "%s", m.Err)
 		rep.End = &a
 	default:
-		a := Anomaly{Rule: "decode error", Score: 1, Detail: m.Err}
+		a := Anomaly{Rule: "decode error", Score: 1, Detail: m.Err.Error()}
 		rep.End = &a
 	}
 	if m.BadDeletions > 0 && rep.End == nil {
 		a := hit(BadDeletion, "%d of %d deletions", m.BadDeletions, m.Deletions)
 		rep.End = &a
 	}
-	rep.Misaligned = m.Err != ""
+	rep.Misaligned = m.Err != nil
 	if rep.End != nil {
 		rep.Count++
 	}

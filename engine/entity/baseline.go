@@ -63,10 +63,10 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	rec.EndBit, rec.Updates[0].End = end, end
 	switch {
 	case err != nil:
-		rec.Err, rec.Problem, rec.ErrField = err.Error(), provenance.OtherError, pathField(err)
+		rec.Err, rec.Problem, rec.ErrField = err, provenance.OtherError, pathField(err)
 	case !aligned:
 		err = &BaselineMisaligned{Class: c.Name, EndBit: end, Bits: rec.DataBits}
-		rec.Err, rec.Problem = err.Error(), provenance.Unread
+		rec.Err, rec.Problem = err, provenance.Unread
 	}
 	return rec, err
 }

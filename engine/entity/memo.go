@@ -332,7 +332,7 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 			f.Name, f.Schema, f.Decoder, f.Why = fr.name.name, fr.name.field, tg.dec, fr.name.why
 			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
+			f.Bits, f.Value = r.Pos()-f.Start, *dst
 			rec.Updates[update].NumFields++
 		}
 		if r.Overflowed() {

@@ -276,9 +276,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		res.Err, res.Misaligned, res.EndBit = ee, true, r.Pos()
 		if rec != nil {
-			rec.Err, rec.EndBit, rec.Problem, rec.ErrField = ee.Error(), r.Pos(), problemOf(err), pathField(err)
-			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == "" {
-				rec.Updates[len(rec.Updates)-1].Err = err.Error()
+			rec.Err, rec.EndBit, rec.Problem, rec.ErrField = ee, r.Pos(), problemOf(err), pathField(err)
+			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == nil {
+				rec.Updates[len(rec.Updates)-1].Err = err
 			}
 		}
 		return res
@@ -356,143 +356,23 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 				}
 			}
 		}
-		if hb <= r.Remaining() {
-			r.Skip(hb)
-		} else { // the single reads mark where the data ran out
-			delta, cmd = r.UBitVar(), r.Bits(2)
-		}
-		index += int32(delta) + 1
-		if r.Overflowed() {
-			return fail(u, nil, index, start, fmt.Errorf("update header: %w", r.Err()))
-		}
-		if index < 0 || index >= MaxEntities {
-			return fail(u, nil, index, start, fmt.Errorf("entity index %d outside 0..%d", index, MaxEntities-1))
-		}
-		var eu *provenance.EntityUpdate
-		if rec != nil {
-			rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: index, Start: start, FirstField: len(rec.Fields)})
-			eu = &rec.Updates[len(rec.Updates)-1]
-		}
 		var e *Entity
-		withFields, skipped, op := false, false, provenance.Update
-		switch {
-		case cmd&1 == 0 && cmd&2 != 0: // create
-			classID := int32(r.Bits(t.ClassIDBits))
-			serial := r.Bits(SerialBits)
-			r.VarUint32() // spawn group handle; not needed to decode
-			if r.Overflowed() {
-				return fail(u, nil, index, start, fmt.Errorf("create header: %w", r.Err()))
-			}
-			if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
-				return fail(u, nil, index, start, fmt.Errorf("create with unknown class id %d", classID))
-			}
-			c := t.Classes[classID]
-			if eu != nil {
-				eu.Op, eu.ClassID, eu.Class = provenance.Create, c.ID, c.Name // named even if its baseline fails
-			}
-			base, err := t.baseline(c)
-			if err != nil {
-				return fail(u, nil, index, start, err)
-			}
-			tok := newOwner()
-			e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(tok), Active: true, owner: tok}
-			op = provenance.Create
-			t.Entities[index] = e
-			withFields = true
-			if eu != nil {
-				eu.Op = provenance.Create
-			}
-		case cmd&1 == 0: // update
-			e = t.Entities[index]
-			if e == nil {
-				return fail(u, nil, index, start, fmt.Errorf("update of entity %d, which does not exist", index))
-			}
-			e.Active = true
-			withFields = true
-			if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
-				withFields, skipped = false, true
-				if eu != nil {
-					eu.Skipped = true
-				}
-			}
-		default: // leave, maybe delete
-			e = t.Entities[index]
-			if e != nil {
-				e.Active = false
-			}
-			op = provenance.Leave
-			if eu != nil {
-				eu.Op = provenance.Leave
-			}
-			if cmd&2 != 0 {
-				op = provenance.Delete
-				t.Entities[index] = nil
-				if eu != nil {
-					eu.Op = provenance.Delete
-				}
-			}
+		var at uint
+		var err error
+		index, e, at, err = t.update(m, r, rec, u, start, index, delta, cmd, hb, &res)
+		if err == errStopped {
+			res.Unfinished, res.EndBit = true, r.Pos()
+			return res
 		}
-		if eu != nil {
-			eu.HeaderBits = r.Pos() - start
-			eu.PathStart = r.Pos()
-			if e != nil {
-				eu.Serial = e.Serial
-				if e.Class != nil {
-					eu.ClassID, eu.Class = e.Class.ID, e.Class.Name
-				}
-			}
-		}
-		t.Stats.Updates++
-		res.Updates++
-		nf := 0
-		if withFields {
-			update := -1 // index of this update's record
-			if rec != nil {
-				update = len(rec.Updates) - 1
-			}
-			var err error
-			if cmd&2 != 0 { // a create's paths do not repeat: no memo
-				nf, err = t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
-			} else {
-				nf, err = t.entityFields(r, e, rec, update)
-			}
-			res.Fields += nf
-			t.Stats.Fields += int64(nf)
-			if err == errStopped {
-				res.Unfinished, res.EndBit = true, r.Pos()
-				return res
-			}
-			if err != nil {
-				return fail(u, e, index, r.Pos(), err)
-			}
-		}
-		if eu != nil {
-			eu.End = r.Pos()
-		}
-		if t.OnUpdated != nil {
-			t.updated(u, index, op, e, start, r.Pos(), nf, skipped)
+		if err != nil {
+			return fail(u, e, index, at, err)
 		}
 	}
-	// Delta messages end with a list of explicit deletions: a count, then
-	// index deltas from -1, in the games that send one (HasDeletionList).
+	// Delta messages end with a list of explicit deletions, in the games
+	// that send one (HasDeletionList).
 	if m.IsDelta && HasDeletionList(t.Game) {
-		start := r.Pos()
-		n := r.UBitVar()
-		if uint(n) > r.Remaining() {
-			return fail(int(m.UpdatedEntries), nil, -1, start, fmt.Errorf("deletion list claims %d entries, %s remain", n, bitio.Size(r.Remaining())))
-		}
-		idx := int32(-1)
-		for i := uint32(0); i < n && !r.Overflowed(); i++ {
-			idx += int32(r.UBitVar())
-			if idx >= 0 && idx < MaxEntities && t.Entities[idx] != nil {
-				t.Entities[idx] = nil
-			} else {
-				res.BadDeletions++
-			}
-			res.Deletions++
-		}
-		if rec != nil {
-			rec.DeletionStart, rec.DeletionBits, rec.Deletions, rec.BadDeletions = start, r.Pos()-start, int(n), res.BadDeletions
+		if start, err := t.deletions(r, rec, &res); err != nil {
+			return fail(int(m.UpdatedEntries), nil, -1, start, err)
 		}
 	}
 	res.EndBit = r.Pos()
@@ -510,9 +390,156 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		problem = provenance.Unread
 	}
 	if rec != nil && res.Err != nil {
-		rec.Err, rec.Problem = res.Err.Error(), problem
+		rec.Err, rec.Problem = res.Err, problem
 	}
 	return res
+}
+
+// update decodes update u of a message the general way (the fast path of
+// Apply takes the hot-memo updates): its header, whose index delta and
+// command were read from a window (hb bits from start), then a create, an
+// update with the entity's memos, or a leave or delete. It returns the
+// entity's index and, when the update fails, the entity involved (if
+// known), the bit to locate the error at and the error.
+func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provenance.Message, u int, start uint, index int32, delta, cmd uint32, hb uint, res *Result) (int32, *Entity, uint, error) {
+	if hb <= r.Remaining() {
+		r.Skip(hb)
+	} else { // the single reads mark where the data ran out
+		delta, cmd = r.UBitVar(), r.Bits(2)
+	}
+	index += int32(delta) + 1
+	if r.Overflowed() {
+		return index, nil, start, fmt.Errorf("update header: %w", r.Err())
+	}
+	if index < 0 || index >= MaxEntities {
+		return index, nil, start, fmt.Errorf("entity index %d outside 0..%d", index, MaxEntities-1)
+	}
+	var eu *provenance.EntityUpdate
+	if rec != nil {
+		rec.Updates = append(rec.Updates, provenance.EntityUpdate{Index: index, Start: start, FirstField: len(rec.Fields)})
+		eu = &rec.Updates[len(rec.Updates)-1]
+	}
+	var e *Entity
+	withFields, skipped, op := false, false, provenance.Update
+	switch {
+	case cmd&1 == 0 && cmd&2 != 0: // create
+		classID := int32(r.Bits(t.ClassIDBits))
+		serial := r.Bits(SerialBits)
+		r.VarUint32() // spawn group handle; not needed to decode
+		if r.Overflowed() {
+			return index, nil, start, fmt.Errorf("create header: %w", r.Err())
+		}
+		if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+			return index, nil, start, fmt.Errorf("create with unknown class id %d", classID)
+		}
+		c := t.Classes[classID]
+		if eu != nil {
+			eu.Op, eu.ClassID, eu.Class = provenance.Create, c.ID, c.Name // named even if its baseline fails
+		}
+		base, err := t.baseline(c)
+		if err != nil {
+			return index, nil, start, err
+		}
+		tok := newOwner()
+		e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(tok), Active: true, owner: tok}
+		op = provenance.Create
+		t.Entities[index] = e
+		withFields = true
+		if eu != nil {
+			eu.Op = provenance.Create
+		}
+	case cmd&1 == 0: // update
+		e = t.Entities[index]
+		if e == nil {
+			return index, nil, start, fmt.Errorf("update of entity %d, which does not exist", index)
+		}
+		e.Active = true
+		withFields = true
+		if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
+			withFields, skipped = false, true
+			if eu != nil {
+				eu.Skipped = true
+			}
+		}
+	default: // leave, maybe delete
+		e = t.Entities[index]
+		if e != nil {
+			e.Active = false
+		}
+		op = provenance.Leave
+		if eu != nil {
+			eu.Op = provenance.Leave
+		}
+		if cmd&2 != 0 {
+			op = provenance.Delete
+			t.Entities[index] = nil
+			if eu != nil {
+				eu.Op = provenance.Delete
+			}
+		}
+	}
+	if eu != nil {
+		eu.HeaderBits = r.Pos() - start
+		eu.PathStart = r.Pos()
+		if e != nil {
+			eu.Serial = e.Serial
+			if e.Class != nil {
+				eu.ClassID, eu.Class = e.Class.ID, e.Class.Name
+			}
+		}
+	}
+	t.Stats.Updates++
+	res.Updates++
+	nf := 0
+	if withFields {
+		update := -1 // index of this update's record
+		if rec != nil {
+			update = len(rec.Updates) - 1
+		}
+		var err error
+		if cmd&2 != 0 { // a create's paths do not repeat: no memo
+			nf, err = t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
+		} else {
+			nf, err = t.entityFields(r, e, rec, update)
+		}
+		res.Fields += nf
+		t.Stats.Fields += int64(nf)
+		if err != nil { // errStopped too: Apply says the decode is unfinished
+			return index, e, r.Pos(), err
+		}
+	}
+	if eu != nil {
+		eu.End = r.Pos()
+	}
+	if t.OnUpdated != nil {
+		t.updated(u, index, op, e, start, r.Pos(), nf, skipped)
+	}
+	return index, nil, 0, nil
+}
+
+// deletions reads the explicit deletion list that ends a delta message: a
+// count, then index deltas from -1. A count the data cannot hold is an
+// error at the list's start.
+func (t *Table) deletions(r *bitio.Reader, rec *provenance.Message, res *Result) (uint, error) {
+	start := r.Pos()
+	n := r.UBitVar()
+	if uint(n) > r.Remaining() {
+		return start, fmt.Errorf("deletion list claims %d entries, %s remain", n, bitio.Size(r.Remaining()))
+	}
+	idx := int32(-1)
+	for i := uint32(0); i < n && !r.Overflowed(); i++ {
+		idx += int32(r.UBitVar())
+		if idx >= 0 && idx < MaxEntities && t.Entities[idx] != nil {
+			t.Entities[idx] = nil
+		} else {
+			res.BadDeletions++
+		}
+		res.Deletions++
+	}
+	if rec != nil {
+		rec.DeletionStart, rec.DeletionBits, rec.Deletions, rec.BadDeletions = start, r.Pos()-start, int(n), res.BadDeletions
+	}
+	return 0, nil
 }
 
 // HasDeletionList reports whether a game's delta packet-entities messages
@@ -682,7 +709,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 			f := rec.NextField() // every member set: see NextField
 			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			f.Bits, f.Value, f.Anomalies = r.Pos()-f.Start, *dst, nil
+			f.Bits, f.Value = r.Pos()-f.Start, *dst
 			name, field, why := t.fieldName(ser, state, p)
 			if memo != nil {
 				memo.rec.fields[i].name = nameEntry{name, field, why}

@@ -26,18 +26,17 @@ func (o Op) String() string {
 
 // Field is one value read from the entity data.
 type Field struct {
-	Update    int            // index into Message.Updates
-	Path      fieldpath.Path // e.g. [3 12 0]
-	Op        fieldpath.OpRecord
-	Name      string // CBodyComponent.m_cellX, m_iCaptainPlayerIDs.0001
-	Schema    *schema.Field
-	Decoder   *decoder.Decoder
-	Why       string // why this decoder was chosen
-	Start     uint   // first value bit, from the start of the entity data
-	Bits      uint
-	Value     decoder.Value
-	Prev      decoder.Value // the value before this update (KindNone if unset)
-	Anomalies []string      // filled by diagnostics
+	Update  int            // index into Message.Updates
+	Path    fieldpath.Path // e.g. [3 12 0]
+	Op      fieldpath.OpRecord
+	Name    string // CBodyComponent.m_cellX, m_iCaptainPlayerIDs.0001
+	Schema  *schema.Field
+	Decoder *decoder.Decoder
+	Why     string // why this decoder was chosen
+	Start   uint   // first value bit, from the start of the entity data
+	Bits    uint
+	Value   decoder.Value
+	Prev    decoder.Value // the value before this update (KindNone if unset)
 }
 
 // EntityUpdate is one entry of the message's update list.
@@ -53,9 +52,9 @@ type EntityUpdate struct {
 	PathBits   uint // all path ops including the finish op
 	FirstField int  // index of the first field in Message.Fields
 	NumFields  int
-	End        uint   // bit after the update's last value
-	Skipped    bool   // PVS bits said the update carries no fields
-	Err        string // decode error inside this update, if any
+	End        uint  // bit after the update's last value
+	Skipped    bool  // PVS bits said the update carries no fields
+	Err        error // decode error inside this update, if any
 }
 
 // Problem says how a message's decode went wrong.
@@ -84,7 +83,7 @@ type Message struct {
 	Deletions                   int
 	BadDeletions                int  // deletions of entities that do not exist
 	EndBit                      uint // where decoding stopped
-	Err                         string
+	Err                         error
 	Problem                     Problem // what Err is about
 	// ErrField is the field a field path did not fit, when that is what
 	// Err is: its type gives it a shape (array, nested table) the path
@@ -97,7 +96,7 @@ func (m *Message) Reset() {
 	m.Updates = m.Updates[:0]
 	m.Fields = m.Fields[:0]
 	m.Finishes = m.Finishes[:0]
-	m.DataBits, m.EndBit, m.Err, m.Problem, m.ErrField, m.Data = 0, 0, "", NoProblem, nil, nil
+	m.DataBits, m.EndBit, m.Err, m.Problem, m.ErrField, m.Data = 0, 0, nil, NoProblem, nil, nil
 	m.DeletionStart, m.DeletionBits, m.Deletions, m.BadDeletions = 0, 0, 0, 0
 }
 

@@ -202,7 +202,6 @@ func recordHash(m *provenance.Message) uint64 {
 			b = binary.AppendUvarint(b, uint64(u))
 		}
 		b = append(append(append(b, f.Name...), f.Why...), f.Schema.Name...)
-		b = binary.AppendUvarint(b, uint64(len(f.Anomalies)))
 		for _, v := range []decoder.Value{f.Value, f.Prev} {
 			b = append(b, byte(v.Kind), v.N)
 			b = binary.LittleEndian.AppendUint64(b, v.U)
@@ -268,7 +267,7 @@ func TestRecordingSetsEveryMember(t *testing.T) {
 		Update: -7, Path: fieldpath.Path{Idx: [fieldpath.MaxDepth]int32{9, 9, 9}, Last: 2},
 		Op: fieldpath.OpRecord{Op: fieldpath.PlusN, Start: 1 << 40, Bits: 99}, Name: "garbage",
 		Schema: &schema.Field{Name: "garbage"}, Decoder: &decoder.Decoder{Family: decoder.FamBinaryBlock}, Why: "garbage",
-		Start: 1 << 41, Bits: 77, Value: decoder.String("garbage"), Prev: decoder.Vector(1, 2, 3), Anomalies: []string{"garbage"},
+		Start: 1 << 41, Bits: 77, Value: decoder.String("garbage"), Prev: decoder.Vector(1, 2, 3),
 	}
 	run := func(dirty bool) []uint64 {
 		r, err := replay.Open(data)

@@ -37,7 +37,7 @@ func TestOnUpdatedAgreesWithRecords(t *testing.T) {
 			rr.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 			rr.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, res entity.Result, m *provenance.Message) {
 				for i, u := range m.Updates {
-					if u.Err != "" {
+					if u.Err != nil {
 						break
 					}
 					recorded = append(recorded, fmt.Sprintf("#%d %d op%d %s/%d %d-%d %d fields skipped %v", i, u.Index, u.Op, u.Class, u.Serial, u.Start, u.End, u.NumFields, u.Skipped))
