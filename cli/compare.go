@@ -251,9 +251,10 @@ func compareCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Both traces of a whole file are held at once (live heap of
-			// the 135k-read CS2 trace: 83 MB); main's GOGC=200, right for
-			// check, would let the heap grow to three times that.
+			// Their whole trace and our signon's reads are held at once
+			// (live heap of the 135k-read CS2 trace: up to 88 MB); main's
+			// GOGC=200, right for check, would let the heap grow to three
+			// times that.
 			if os.Getenv("GOGC") == "" {
 				debug.SetGCPercent(100)
 			}

@@ -179,26 +179,53 @@ func (c *Comparer) Finish() Result {
 	return c.res
 }
 
+// readKey names a read within a tick: its entity, baseline or not, its
+// field (an interned path or name) and its rank among the entity's reads of
+// that field.
 type readKey struct {
 	entity   int32
-	baseline bool
-	depth    int8
-	path     [8]int32
-	name     string
+	field    int32
 	nth      int32
+	baseline bool
+}
+
+type pathKey struct {
+	depth int8
+	path  [8]int32
+}
+
+// fieldIDs interns field paths or names for the keys.
+type fieldIDs struct {
+	paths map[pathKey]int32
+	names map[string]int32
+}
+
+func (f *fieldIDs) id(r *Read, byPath bool) int32 {
+	if byPath {
+		var k pathKey
+		k.depth = int8(copy(k.path[:], r.Path))
+		id, ok := f.paths[k]
+		if !ok {
+			id = int32(len(f.paths))
+			f.paths[k] = id
+		}
+		return id
+	}
+	id, ok := f.names[r.Name]
+	if !ok {
+		id = int32(len(f.names))
+		f.names[r.Name] = id
+	}
+	return id
 }
 
 // compareTick matches and compares one tick's reads: by field path when
 // their trace gives every read's path, else by name.
 func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
+	ids := fieldIDs{paths: map[pathKey]int32{}, names: map[string]int32{}}
 	nth := map[readKey]int32{}
 	key := func(r *Read) readKey {
-		k := readKey{entity: r.Entity, baseline: r.Baseline}
-		if byPath {
-			k.depth = int8(copy(k.path[:], r.Path))
-		} else {
-			k.name = r.Name
-		}
+		k := readKey{entity: r.Entity, baseline: r.Baseline, field: ids.id(r, byPath)}
 		n := nth[k]
 		nth[k] = n + 1
 		k.nth = n

@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
@@ -54,6 +55,9 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		if len(reads) > 0 {
 			tick(reads[0].Tick, reads)
 			reads = reads[:0]
+			if cap(reads) > 1<<14 {
+				reads = nil // the signon's reads: other ticks hold far fewer
+			}
 		}
 	}
 	describe := map[*decoder.Decoder]string{}
@@ -74,12 +78,21 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 			d = f.Decoder.Describe()
 			describe[f.Decoder] = d
 		}
-		path := f.Path.Slice()
-		p := make([]int32, len(path))
-		for i, x := range path {
-			p[i] = int32(x)
+		var pb [16]int32
+		np := 0
+		for _, x := range f.Path.Slice() {
+			if np < len(pb) {
+				pb[np] = int32(x)
+				np++
+			}
 		}
+		p := a.ints(pb[:np])
 		buf = appendValue(buf[:0], f.Value, f.Decoder)
+		if len(reads) == cap(reads) {
+			// Doubling: append grows a large slice by a quarter, copying
+			// the signon's reads many times over.
+			reads = slices.Grow(reads, max(1024, cap(reads)))
+		}
 		reads = append(reads, Read{
 			Tick: int64(loc.Tick), Command: int64(loc.Command), Message: int64(loc.Message),
 			Entity: u.Index, Class: u.Class, Path: p, Name: f.Name, Decoder: d,
