@@ -145,7 +145,8 @@ type Model struct {
 	spin    int
 	fatal   string
 
-	cache viewCache
+	cache     viewCache
+	wireTitle string // the wire tree's title, with the cache's wire
 
 	// The grouped list of anomalies (L) when open, and what is muted.
 	list *anomList
@@ -171,6 +172,9 @@ type viewCache struct {
 	entAt     map[fieldpath.Path]int
 	inspKey   [5]any
 	insp      []views.InspectorSection
+	wireKey   [2]int
+	wire      []views.WireLine
+	wireNote  string
 }
 
 // New returns the root model for a file's bytes.

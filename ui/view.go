@@ -231,7 +231,59 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
 		})
 	}
+	if name, ok := m.wireSelected(); ok {
+		return "Wire · " + name, views.WireTree(views.WireTreeInput{
+			Lines: m.cache.wire, Note: m.cache.wireNote, Empty: "empty body", Width: w, Height: h, Theme: m.theme,
+		})
+	}
 	return title, views.FieldTable(views.FieldTableInput{Selected: -1, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme})
+}
+
+// wireSelected loads the wire tree of the selected command body or inner
+// message when it is not a packet-entities message (whose updates the
+// fields pane lists), and names it.
+func (m *Model) wireSelected() (string, bool) {
+	s := m.sel
+	if s.IsEnd() || s.Cmd < 0 || s.Upd >= 0 {
+		return "", false
+	}
+	c := m.ix.Cmd(s.Cmd)
+	if c == nil {
+		return "", false
+	}
+	name := c.Kind.String()
+	msg := m.ix.Msg(s.Cmd, s.Msg)
+	if msg != nil {
+		if msg.PE != nil {
+			return "", false
+		}
+		name = msg.Name
+	}
+	idx := -1
+	if msg != nil {
+		idx = s.Msg
+	}
+	if key := [2]int{s.Cmd + 1, idx}; m.cache.wireKey != key {
+		m.cache.wireKey, m.cache.wire, m.cache.wireNote = key, nil, ""
+		body, err := session.Body(m.data, c, idx)
+		var rows []session.WireRow
+		if err == nil {
+			rows, err = session.WireRows(name, body)
+		}
+		if err != nil {
+			m.cache.wireNote = err.Error()
+		}
+		for _, r := range rows {
+			m.cache.wire = append(m.cache.wire, views.WireLine{Depth: r.Depth, Field: r.Field, Name: r.Name, Type: r.Type, Offset: r.Offset, Len: r.Len, Value: r.Value})
+		}
+		if msg != nil {
+			name += fmt.Sprintf(" · %d bytes", msg.Size)
+		} else {
+			name += fmt.Sprintf(" · %d bytes", len(body))
+		}
+		m.wireTitle = name
+	}
+	return m.wireTitle, true
 }
 
 // countAnomalous counts the fields in [first, first+n) with any anomaly.

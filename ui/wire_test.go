@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/sample"
+)
+
+// An inner message that is not packet-entities opens as its wire tree:
+// svc_ServerInfo of the built-in sample, with the modelled fields named.
+func TestScreenWireServerInfo(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "j", "right", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if !wide(s) {
+			return
+		}
+		if msg := hs.m.ix.Msg(hs.m.sel.Cmd, hs.m.sel.Msg); msg == nil || msg.Name != "svc_ServerInfo" {
+			t.Fatalf("selection %+v is not svc_ServerInfo", hs.m.sel)
+		}
+		for _, want := range []string{"Wire · svc_ServerInfo", "max_classes", "class ids take", "/opt/srcds/dota_v10000/"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}
+
+// A command body without inner messages opens as its wire tree too:
+// DEM_ClassInfo's classes, nested.
+func TestScreenWireClassInfo(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "j", "j", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if !wide(s) {
+			return
+		}
+		if c := hs.m.ix.Cmd(hs.m.sel.Cmd); c == nil || c.Kind.String() != "DEM_ClassInfo" {
+			t.Fatalf("selection %+v is not DEM_ClassInfo", hs.m.sel)
+		}
+		for _, want := range []string{"Wire · DEM_ClassInfo", "#1 classes", "network_name", "CDOTA_Unit_Roshan"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}
+
+// wide reports whether the screen is wide enough for the fields pane.
+func wide(s string) bool { return len([]rune(strings.SplitN(s, "\n", 2)[0])) >= 160 }

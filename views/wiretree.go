@@ -1,0 +1,86 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+)
+
+// WireLine is one protobuf field of a message body.
+type WireLine struct {
+	Depth  int    // levels below the top
+	Field  int    // field number
+	Name   string // the field's name where dembug models the message
+	Type   string // wire type
+	Offset int    // byte offset of the tag within the body
+	Len    int    // bytes, tag included
+	Value  string
+}
+
+// WireTreeInput is everything WireTree needs.
+type WireTreeInput struct {
+	Lines  []WireLine
+	Empty  string
+	Note   string // a line after the tree (a parse error)
+	Width  int
+	Height int
+	Theme  Theme
+}
+
+// WireTree renders a message body as its protobuf fields, nested ones
+// indented under their parent: byte offset, field number and name, wire
+// type, length and value. Lines past the height are counted on the last.
+func WireTree(in WireTreeInput) string {
+	t := in.Theme
+	w := max(in.Width, 1)
+	if len(in.Lines) == 0 && in.Note == "" {
+		return emptyPane(t, in.Empty, "(empty body)", w)
+	}
+	nameW := 0
+	for _, l := range in.Lines {
+		nameW = max(nameW, Width(wireName(l)))
+	}
+	nameW = min(nameW, max(w/3, 12))
+	lines := []string{t.paint(t.Dim, Fit(fmt.Sprintf("  %-6s %s %-7s %5s  %s", "at", Fit("field", nameW), "type", "bytes", "value"), w))}
+	body := max(0, in.Height-1)
+	n := len(in.Lines)
+	if in.Note != "" {
+		n++
+	}
+	shown := n
+	if n > body {
+		shown = max(body-1, 0)
+	}
+	for i := 0; i < shown && i < len(in.Lines); i++ {
+		l := in.Lines[i]
+		s := fmt.Sprintf("  0x%-4x %s %-7s %5d  %s", l.Offset, Fit(wireName(l), nameW), l.Type, l.Len, narrow(l.Value))
+		lines = append(lines, Fit(s, w))
+	}
+	if shown < n {
+		lines = append(lines, t.paint(t.Dim, Fit(fmt.Sprintf("  … %d more", n-shown), w)))
+	} else if in.Note != "" {
+		lines = append(lines, t.paint(t.Error, Fit("  "+in.Note, w)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func wireName(l WireLine) string {
+	s := strings.Repeat("  ", l.Depth) + fmt.Sprintf("#%d", l.Field)
+	if l.Name != "" {
+		s += " " + l.Name
+	}
+	return s
+}
+
+// narrow writes the runes of s that do not take exactly one cell (wide
+// emoji, combining marks) as \u escapes, so that columns stay aligned.
+func narrow(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 || Width(string(r)) == 1 && r < 0x1100 {
+			b.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(&b, "\\u{%x}", r)
+	}
+	return b.String()
+}
