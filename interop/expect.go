@@ -68,8 +68,8 @@ func ReadDembug(t *testing.T, data []byte) Reading {
 		if m == nil {
 			t.Fatalf("tick %d: no record", loc.Tick)
 		}
-		if m.Err != "" {
-			t.Fatalf("dembug, tick %d: %s", loc.Tick, m.Err)
+		if m.Err != nil {
+			t.Fatalf("dembug, tick %d: %v", loc.Tick, m.Err)
 		}
 		out.Fields += len(m.Fields)
 		for _, u := range m.Updates {
