@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+
+	"github.com/dembug/dembug/engine/schema"
 	"strings"
 	"testing"
 
@@ -66,4 +70,20 @@ func TestSchemaDiffExitAndSelf(t *testing.T) {
 func lastLine(s string) string {
 	l := strings.Split(strings.TrimSpace(s), "\n")
 	return l[len(l)-1]
+}
+
+// A file that is not a demo is an error on the command line, not a
+// debugger opened on nothing.
+func TestNotADemoDoesNotOpenTheDebugger(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("these are not the bits you are looking for\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opened := false
+	defer func(f func(string, []byte, schema.Aliases) error) { OpenTUI = f }(OpenTUI)
+	OpenTUI = func(string, []byte, schema.Aliases) error { opened = true; return nil }
+	_, _, err := runDembug(path)
+	if opened || err == nil || !strings.Contains(err.Error(), "not a Source 2 demo") {
+		t.Fatalf("opened %v, err %v", opened, err)
+	}
 }

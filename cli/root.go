@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/compare"
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
 )
@@ -61,6 +62,12 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer f.Close()
+			// A file that is no demo at all is an error here, not a
+			// debugger with nothing in it (a truncated or corrupt demo
+			// opens, with what decodes).
+			if _, err := container.NewReader(f.Data); err != nil {
+				return fmt.Errorf("%s: %v", args[0], err)
+			}
 			if theirs != "" && OpenTUICompare != nil {
 				res, err := compareForTUI(f.Data, theirs, aliases)
 				if err != nil {

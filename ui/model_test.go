@@ -370,9 +370,16 @@ func TestNoColor(t *testing.T) {
 		t.Fatal("NO_COLOR=1 not honoured")
 	}
 	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm-256color")
 	if noColor() {
 		t.Fatal("empty NO_COLOR must not disable colour")
 	}
+	// A dumb terminal shows no colour: the text markers must be drawn.
+	t.Setenv("TERM", "dumb")
+	if !noColor() {
+		t.Fatal("TERM=dumb draws with colour, without the text markers")
+	}
+	t.Setenv("TERM", "xterm-256color")
 	// The colour theme paints; NoColor does not.
 	_, data := loadReplay(t, dotaReplay)
 	m := New("dota", data, Options{})

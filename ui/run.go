@@ -47,9 +47,11 @@ func run(path string, data []byte, o Options) (err error) {
 	return nil
 }
 
-// noColor reports whether NO_COLOR asks for no colour (https://no-color.org:
-// present and not empty).
-func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+// noColor reports whether the debugger draws without colour, with text
+// markers instead: NO_COLOR asks for it (https://no-color.org: present
+// and not empty), and a dumb terminal (TERM=dumb) shows no colour anyway,
+// so the markers that stand in for colour must be drawn.
+func noColor() bool { return os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" }
 
 // tuneGC: the debugger lives long and keeps keyframes, so its heap is held
 // near what is live (GOGC=100) with a soft limit below the 500 MiB it
