@@ -106,7 +106,7 @@ func TestExplainQuantizedFlagBits(t *testing.T) {
 	requireLines(t, explainText(Explain(in)),
 		"ENCODE_ZERO bit clear → read the value",
 		"@0x0.7  00101  = 20",
-		"-10 + 20 / 31 × (10 − -10) = ",
+		"-10 + 20 / 31 × (10 - -10) = ",
 		"flags ENCODE_ZERO kept",
 	)
 	in = oneField(t, d, nil, func(w *bitio.Writer) { w.Bool(true) })
@@ -116,12 +116,12 @@ func TestExplainQuantizedFlagBits(t *testing.T) {
 func TestExplainVarints(t *testing.T) {
 	in := oneField(t, &decoder.Decoder{Family: decoder.FamUnsigned}, nil, func(w *bitio.Writer) { w.VarUint32(300) })
 	requireLines(t, explainText(Explain(in)),
-		"0xac 0x02; top bit = another byte follows",
+		"0xac 0x02; top bit set on each byte but the last",
 		"more 0101100 (44), last 0000010 (2)",
 		"44 + 2×2^7 = 300",
 	)
 	in = oneField(t, &decoder.Decoder{Family: decoder.FamSigned}, nil, func(w *bitio.Writer) { w.VarInt32(-3) })
-	requireLines(t, explainText(Explain(in)), "5 is odd → −(5 + 1) / 2 = -3")
+	requireLines(t, explainText(Explain(in)), "5 is odd → -(5 + 1) / 2 = -3")
 	in = oneField(t, &decoder.Decoder{Family: decoder.FamHandle}, nil, func(w *bitio.Writer) { w.VarUint32(367<<14 | 981) })
 	requireLines(t, explainText(Explain(in)), "entity index = low 14 bits = 981, serial = the rest = 367")
 }
@@ -130,7 +130,7 @@ func TestExplainFloats(t *testing.T) {
 	in := oneField(t, &decoder.Decoder{Family: decoder.FamNoScale}, nil, func(w *bitio.Writer) { w.Float32(69.1875) })
 	requireLines(t, explainText(Explain(in)),
 		"sign 0 · exponent 10000101 · mantissa 00010100110000000000000",
-		"+1.0810546875 × 2^(133 − 127) = +1.0810546875 × 2^6 = 69.1875",
+		"+1.0810546875 × 2^(133 - 127) = +1.0810546875 × 2^6 = 69.1875",
 	)
 	// Coord: −124.53125 = −(123+1 + 17/32).
 	in = oneField(t, &decoder.Decoder{Family: decoder.FamCoord}, nil, func(w *bitio.Writer) {
@@ -140,7 +140,7 @@ func TestExplainFloats(t *testing.T) {
 		w.Bits(123, 14)
 		w.Bits(17, 5)
 	})
-	requireLines(t, explainText(Explain(in)), "= 123, stored minus one → 124", "−(124 + 17/32) = -124.53125")
+	requireLines(t, explainText(Explain(in)), "= 123, stored minus one → 124", "-(124 + 17/32) = -124.53125")
 	// A vector explains each component.
 	q, _ := decoder.NewQuantized(10, 0, 0, true, 1024, true)
 	vd := &decoder.Decoder{Family: decoder.FamVector, Components: 3, Elem: &decoder.Decoder{Family: decoder.FamQuantized, Q: &q}}

@@ -139,7 +139,11 @@ func (x *explainer) varint(label string, maxBytes int, cut32 bool) uint64 {
 		}
 	}
 	x.steps = append(x.steps, Step{Kind: StepBits, Label: label, Span: bitio.Span{Start: at, Bits: x.r.Pos() - at}, Raw: strings.Join(bitsS, " ")})
-	x.add(StepNote, "bytes", strings.Join(bytes, " ")+"; top bit = another byte follows")
+	cont := "; top bit set on each byte but the last: another byte follows"
+	if len(bytes) == 1 {
+		cont = "; top bit clear: the only byte"
+	}
+	x.add(StepNote, "bytes", strings.Join(bytes, " ")+cont)
 	x.add(StepNote, "7-bit", strings.Join(groups, ", "))
 	sum := fmt.Sprint(v)
 	if len(terms) > 1 {
@@ -190,7 +194,7 @@ func (x *explainer) value(d *Decoder) Value {
 	case FamUnsignedMinusOne:
 		u := x.varint("raw", 5, true)
 		v := int64(u) - 1
-		x.add(StepMath, "−1", fmt.Sprintf("%d − 1 = %d", u, v))
+		x.add(StepMath, "-1", fmt.Sprintf("%d - 1 = %d", u, v))
 		return Value{Kind: KindInt, U: uint64(v)}
 	case FamBool:
 		b := x.flag("bit", func(b bool) string { return "→ " + strconv.FormatBool(b) })
@@ -243,7 +247,7 @@ func (x *explainer) value(d *Decoder) Value {
 			}
 			raw := x.bits(names[i], 20, func(v uint64) string { return fmt.Sprintf("= %d", v) })
 			v.F[i] = float64(float32(raw)*360/float32(1<<20) - 180)
-			x.add(StepMath, names[i]+" =", fmt.Sprintf("%d × 360 / 2^20 − 180 = %s", raw, g(v.F[i])))
+			x.add(StepMath, names[i]+" =", fmt.Sprintf("%d × 360 / 2^20 - 180 = %s", raw, g(v.F[i])))
 		}
 		return v
 	case FamString:
@@ -269,7 +273,7 @@ func (x *explainer) value(d *Decoder) Value {
 		x.add(StepMath, "=", fmt.Sprintf("%d bytes, as many as the length says: %q", len(bs), bs))
 		return StringBytes(bs)
 	case FamPolyPointer:
-		if !x.flag("present?", yesNo("pointer set", "no object → −1")) {
+		if !x.flag("present?", yesNo("pointer set", "no object → -1")) {
 			return Value{Kind: KindInt, U: ^uint64(0)}
 		}
 		at := x.r.Pos()
@@ -300,7 +304,7 @@ func (x *explainer) zigzag(u uint64, v int64) {
 	if u&1 == 0 {
 		x.add(StepMath, "zigzag", fmt.Sprintf("%d is even → %d / 2 = %d", u, u, v))
 	} else {
-		x.add(StepMath, "zigzag", fmt.Sprintf("%d is odd → −(%d + 1) / 2 = %d", u, u, v))
+		x.add(StepMath, "zigzag", fmt.Sprintf("%d is odd → -(%d + 1) / 2 = %d", u, u, v))
 	}
 }
 
@@ -333,7 +337,7 @@ func (x *explainer) float(d *Decoder, comp string) float64 {
 		if q.Low == 0 {
 			x.add(StepMath, lbl("="), fmt.Sprintf("%d / %d × %s = %s", raw, q.Steps(), g(float64(q.High)), g(v)))
 		} else {
-			x.add(StepMath, lbl("="), fmt.Sprintf("%s + %d / %d × (%s − %s) = %s", g(float64(q.Low)), raw, q.Steps(),
+			x.add(StepMath, lbl("="), fmt.Sprintf("%s + %d / %d × (%s - %s) = %s", g(float64(q.Low)), raw, q.Steps(),
 				g(float64(q.High)), g(float64(q.Low)), g(v)))
 		}
 		return v
@@ -357,7 +361,7 @@ func (x *explainer) float(d *Decoder, comp string) float64 {
 	x.add(StepNote, lbl("ieee"), fmt.Sprintf("sign %d · exponent %s · mantissa %s", sign, msbFirst(uint64(exp), 8), msbFirst(uint64(man), 23)))
 	s := "+"
 	if sign == 1 {
-		s = "−"
+		s = "-"
 	}
 	switch {
 	case exp == 0xff && man == 0:
@@ -368,7 +372,7 @@ func (x *explainer) float(d *Decoder, comp string) float64 {
 		x.add(StepMath, lbl("="), fmt.Sprintf("%s%d / 2^23 × 2^-126 = %s (subnormal: no implicit 1)", s, man, g(float64(f))))
 	default:
 		m := 1 + float64(man)/(1<<23)
-		x.add(StepMath, lbl("="), fmt.Sprintf("%s%s × 2^(%d − 127) = %s%s × 2^%d = %s", s, g(m), exp, s, g(m), int(exp)-127, g(float64(f))))
+		x.add(StepMath, lbl("="), fmt.Sprintf("%s%s × 2^(%d - 127) = %s%s × 2^%d = %s", s, g(m), exp, s, g(m), int(exp)-127, g(float64(f))))
 	}
 	return float64(f)
 }
@@ -393,7 +397,7 @@ func (x *explainer) coord(prefix string) float64 {
 	v := float64(float32(i) + float32(f)*(1.0/32))
 	s := ""
 	if neg {
-		v, s = -v, "−"
+		v, s = -v, "-"
 	}
 	x.add(StepMath, lbl("="), fmt.Sprintf("%s(%d + %d/32) = %s", s, i, f, g(v)))
 	return v
@@ -413,11 +417,12 @@ func (x *explainer) normal() Value {
 		neg := x.flag(compNames[i]+" sign", yesNo("negative", "positive"))
 		raw := x.bits(compNames[i]+" raw", 11, func(v uint64) string { return fmt.Sprintf("= %d", v) })
 		v := float32(raw) * (1 / float32(1<<11-1))
+		sign := ""
 		if neg {
-			v = -v
+			v, sign = -v, "-"
 		}
 		xy[i] = v
-		x.add(StepMath, compNames[i]+" =", fmt.Sprintf("%d / 2047 = %s", raw, g(float64(v))))
+		x.add(StepMath, compNames[i]+" =", fmt.Sprintf("%s%d / 2047 = %s", sign, raw, g(float64(v))))
 	}
 	negZ := x.flag("z sign", yesNo("negative", "positive"))
 	var z float32
@@ -427,6 +432,6 @@ func (x *explainer) normal() Value {
 	if negZ {
 		z = -z
 	}
-	x.add(StepMath, "z =", fmt.Sprintf("√(1 − x² − y²) = %s", g(float64(z))))
+	x.add(StepMath, "z =", fmt.Sprintf("√(1 - x² - y²) = %s", g(float64(z))))
 	return Value{Kind: KindVector, N: 3, F: [4]float64{float64(xy[0]), float64(xy[1]), float64(z)}}
 }
