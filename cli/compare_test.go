@@ -401,3 +401,32 @@ func TestRootCompareFlag(t *testing.T) {
 		t.Fatalf("broken trace: exit %d, %q", code, errs)
 	}
 }
+
+// A trace without paths is matched by name. A read missing from a name the
+// entity reads several times in the tick (CS2 econ items repeat
+// m_iItemDefinitionIndex) is the missing one, not a shift of every later
+// read of the name.
+func TestCompareFindsMissingReadOfRepeatedName(t *testing.T) {
+	_, data := testreplays.Read(t, "cs2")
+	lines := traceLines(t, data, false)
+	l0 := obj(t, lines[0])
+	delete(l0, "path")
+	lines[0] = line(t, l0)
+	k := -1
+	for i, l := range lines {
+		if bytes.HasPrefix(l, []byte(`{"tick":1,`)) && bytes.Contains(l, []byte(`"entity":570,`)) && bytes.Contains(l, []byte(`"name":"m_iItemDefinitionIndex"`)) {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Skip("no repeated name in this replay")
+	}
+	gone := obj(t, lines[k])
+	lines = slices.Delete(lines, k, k+1)
+	res := compareLines(t, data, lines)
+	d := wantFirst(t, res, compare.Missing, gone)
+	if d.Ours.Offset != num(t, gone, "bit_offset") || len(res.All) != 1 {
+		t.Fatalf("missing read at %d, want %v; %d differences", d.Ours.Offset, gone["bit_offset"], len(res.All))
+	}
+}

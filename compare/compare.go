@@ -235,7 +235,8 @@ func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
 	for j, r := range theirs {
 		tIdx[key(r)] = j
 	}
-	clear(nth)
+	tCount := nth
+	nth = map[readKey]int32{}
 	match := make([]int, len(ours)) // ours i → theirs j, or -1
 	matchedBy := make([]int, len(theirs))
 	for j := range matchedBy {
@@ -247,6 +248,9 @@ func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
 			match[i], matchedBy[j] = j, i
 		}
 	}
+	realign(ours, theirs, match, matchedBy, tCount, nth, func(r *Read) readKey {
+		return readKey{entity: r.Entity, baseline: r.Baseline, field: ids.id(r, byPath)}
+	})
 	inOrder := longestIncreasing(match)
 
 	type placed struct {
@@ -355,4 +359,72 @@ func longestIncreasing(seq []int) []bool {
 		}
 	}
 	return in
+}
+
+// realign pairs again the reads of a field that one side read more often
+// than the other in a tick (rank alone would pair every read after the
+// missing one with the one after it): an alignment in order that pairs as
+// many reads alike (the same bit offset where theirs give it, else the same
+// value) as it can, then as many others. Counts are per field key (nth 0).
+func realign(ours, theirs []*Read, match, matchedBy []int, tCount, oCount map[readKey]int32, key func(*Read) readKey) {
+	uneven := map[readKey]bool{}
+	for k, n := range tCount {
+		if oCount[k] != n && oCount[k] > 0 {
+			uneven[k] = true
+		}
+	}
+	if len(uneven) == 0 {
+		return
+	}
+	os, ts := map[readKey][]int{}, map[readKey][]int{}
+	for i, r := range ours {
+		if k := key(r); uneven[k] {
+			os[k] = append(os[k], i)
+		}
+	}
+	for j, r := range theirs {
+		if k := key(r); uneven[k] {
+			ts[k] = append(ts[k], j)
+		}
+	}
+	for k := range uneven {
+		o, t := os[k], ts[k]
+		if len(o)*len(t) > 1<<20 {
+			continue // too many to align: rank it is
+		}
+		for _, i := range o {
+			match[i] = -1
+		}
+		for _, j := range t {
+			matchedBy[j] = -1
+		}
+		alike := func(a, b int) int32 {
+			or, tr := ours[o[a]], theirs[t[b]]
+			if tr.Offset >= 0 && tr.Offset == or.Offset || tr.Offset < 0 && SameValue(or.Kind, or.Value, tr.Value) {
+				return 3
+			}
+			return 1
+		}
+		// score[a][b] is the best alignment of o[a:] and t[b:]: a pair
+		// alike counts 3, any other pair 1, a read left alone 0.
+		n, m := len(o), len(t)
+		score := make([]int32, (n+1)*(m+1))
+		at := func(a, b int) int32 { return score[a*(m+1)+b] }
+		for a := n - 1; a >= 0; a-- {
+			for b := m - 1; b >= 0; b-- {
+				score[a*(m+1)+b] = max(alike(a, b)+at(a+1, b+1), at(a+1, b), at(a, b+1))
+			}
+		}
+		for a, b := 0, 0; a < n && b < m; {
+			switch at(a, b) {
+			case alike(a, b) + at(a+1, b+1):
+				match[o[a]], matchedBy[t[b]] = t[b], o[a]
+				a, b = a+1, b+1
+			case at(a+1, b):
+				a++
+			default:
+				b++
+			}
+		}
+	}
 }

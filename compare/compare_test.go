@@ -141,3 +141,17 @@ func TestBitString(t *testing.T) {
 		t.Fatalf("past the end: %s", s)
 	}
 }
+
+// A field read more often on one side is aligned by value when their trace
+// gives no offsets: the read only they made is the extra one.
+func TestCompareRealignsRepeatedNames(t *testing.T) {
+	ours := []Read{read(1, 5, "v", 0, 8, "1"), read(1, 5, "v", 8, 8, "2"), read(1, 5, "v", 16, 8, "3")}
+	theirs := []Read{read(1, 5, "v", -1, -1, "1"), read(1, 5, "v", -1, -1, "9"), read(1, 5, "v", -1, -1, "2"), read(1, 5, "v", -1, -1, "3")}
+	for i := range theirs {
+		theirs[i].Line = i + 1
+	}
+	res := Compare(ours, theirs, Options{All: true})
+	if res.First == nil || res.First.What != Extra || res.First.Theirs.Line != 2 || len(res.All) != 1 || res.Equal != 3 {
+		t.Fatalf("first %+v, %d differences, %d equal", res.First, len(res.All), res.Equal)
+	}
+}
