@@ -120,6 +120,9 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 					if ev.Kind == decoder.KindNone {
 						continue
 					}
+					if f.Model == schema.VariableArray && v.Kind != decoder.KindNone && uint64(k) >= v.U {
+						break // past the length: a shrunk array keeps old elements unsent
+					}
 					e := q
 					e.Last = depth + 1
 					e.Idx[depth+1] = int32(k)
@@ -145,6 +148,9 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 					continue
 				}
 				for k, kk := range kid.Kids {
+					if v.Kind != decoder.KindNone && uint64(k) >= v.U {
+						break // past the length (a fixed-count struct array sends none)
+					}
 					e := q
 					e.Last = depth + 1
 					e.Idx[depth+1] = int32(k)

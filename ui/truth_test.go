@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
+	"github.com/dembug/dembug/sample"
 	"regexp"
 	"strings"
 	"testing"
@@ -123,5 +126,47 @@ func TestMouseWheelAndClick(t *testing.T) {
 	hs.send(tea.MouseClickMsg(tea.Mouse{X: tl.x + 3, Y: tl.y + 2 + 4, Button: tea.MouseLeft}))
 	if hs.m.focus != paneTimeline || hs.m.cursor != top+4 {
 		t.Errorf("click on the fifth timeline row: focus %v, cursor %d, want %d", hs.m.focus, hs.m.cursor, top+4)
+	}
+}
+
+// entityPaneAt opens the sample at a tick and selects the update of the
+// hero (entity 256, the one with m_vecModifierIDs), returning the entity
+// pane's rows.
+func entityRowsAt(t *testing.T, tick int, entity int32) (*harness, []string) {
+	t.Helper()
+	hs := newHarness(t, "sample", sample.Replay, 160, 48)
+	hs.keys("g")
+	hs.typ(fmt.Sprint(tick))
+	hs.keys("enter")
+	for i := 0; i < 20; i++ {
+		if u := hs.m.ix.Update(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd); u != nil && int32(u.Entity) == entity {
+			break
+		}
+		hs.keys("n")
+	}
+	hs.m.entityPane(60, 200)
+	var names []string
+	for _, r := range hs.m.cache.entRows {
+		names = append(names, r.Name)
+	}
+	return hs, names
+}
+
+// After the sample's tick 40 m_vecModifierIDs has length 1: the entity
+// pane lists no element past it (the engine keeps the old ones unsent).
+func TestEntityPaneStopsAtAShrunkArraysLength(t *testing.T) {
+	_, names := entityRowsAt(t, 40, 256)
+	joined := strings.Join(names, " ")
+	if !strings.Contains(joined, "m_vecModifierIDs.0000") || strings.Contains(joined, "m_vecModifierIDs.0001") || strings.Contains(joined, "m_vecModifierIDs.0002") {
+		t.Errorf("entity rows at tick 40: %v", names)
+	}
+}
+
+// An entity that leaves the view says so in the entity pane.
+func TestEntityPaneMarksALeave(t *testing.T) {
+	hs, _ := entityRowsAt(t, 45, 300)
+	title, body := hs.m.entityPane(60, 10)
+	if !strings.Contains(title+body, "LEFT the view") {
+		t.Errorf("creep 300 at tick 45: %s\n%s", title, body)
 	}
 }

@@ -526,8 +526,15 @@ func (m *Model) entityPane(w, h int) (string, string) {
 			sel = i
 		}
 	}
+	header := fmt.Sprintf("#%d %s serial %d", u.Index, u.Class, snap.Serial)
+	switch u.Op {
+	case provenance.Leave:
+		header += " · LEFT the view (kept, inactive)"
+	case provenance.Delete:
+		header += " · DELETED"
+	}
 	return title, views.Entity(views.EntityInput{
-		Header: fmt.Sprintf("#%d %s serial %d", u.Index, u.Class, snap.Serial),
+		Header: header,
 		Before: m.before, Rows: m.cache.entRows, Selected: sel, Scroll: m.entScroll,
 		Width: w, Height: h, Theme: m.theme,
 	})
