@@ -214,7 +214,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
 	case key.Matches(msg, k.WhatIf):
-		m.openPicker()
+		return m.openPicker()
 	case key.Matches(msg, k.Toggle):
 		if wi := m.wiHere(); wi != nil {
 			wi.showOrig = !wi.showOrig

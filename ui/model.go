@@ -250,6 +250,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	case detailMsg:
 		m.onDetail(msg)
 		return m, m.resumeGrading()
+	case alignMsg:
+		m.onAlign(msg)
 	case whatIfMsg:
 		m.onWhatIf(msg)
 	case inferMsg:

@@ -41,6 +41,8 @@ type picker struct {
 	items                []pickItem
 	cursor               int
 	scope                scope
+	// checking is true until the marks of the alignment check arrive.
+	checking bool
 }
 
 // scope is how far a decoder choice reaches.
@@ -128,10 +130,7 @@ func newPicker(d *session.Detail, u, fi int) *picker {
 			Label: "search for the fix", Detail: "every decoder and bit edit near the first suspect, as dembug check does",
 		}, search: true})
 	}
-	p.cursor = p.next(0, 1)
-	if p.items[p.cursor].Current {
-		p.cursor = p.next(p.cursor+1, 1) // start on the first alternative
-	}
+	p.cursor = p.next(0, 1) // the decoder in use: the list reads from it
 	return p
 }
 
@@ -160,8 +159,11 @@ func (p *picker) move(delta int) {
 }
 
 // request turns the chosen item into a what-if.
-func (p *picker) request() session.Request {
-	it := p.items[p.cursor]
+func (p *picker) request() session.Request { return p.requestAt(p.cursor, p.scope) }
+
+// requestAt is the what-if of item i under scope sc.
+func (p *picker) requestAt(i int, sc scope) session.Request {
+	it := p.items[i]
 	switch {
 	case it.search:
 		return session.Request{Search: true, Label: "search"}
@@ -173,7 +175,7 @@ func (p *picker) request() session.Request {
 	dec := *it.dec
 	w := session.Change{Decoder: &dec, Occurrence: p.occ}
 	label := fmt.Sprintf("%s read as %s", p.name, it.Label)
-	switch p.scope {
+	switch sc {
 	case scopeField:
 		w.Occurrence, w.Field = -1, p.schema
 		label = fmt.Sprintf("every %s read as %s", p.schema.Name, it.Label)
@@ -226,14 +228,18 @@ func (p *picker) scopeLine() string {
 }
 
 // openPicker opens the decoder picker on the selected field.
-func (m *Model) openPicker() {
+func (m *Model) openPicker() tea.Cmd {
 	d := m.cur()
 	fs := m.curFields()
 	if d == nil || m.sel.Field < 0 || m.sel.Field >= len(fs) {
 		m.setNote("d needs a field: select an entity update and one of its fields", true)
-		return
+		return nil
 	}
 	m.picker = newPicker(d, m.sel.Upd, m.sel.Field)
+	if d.Report.Misaligned {
+		return m.checkAlignments()
+	}
+	return nil
 }
 
 // pickerBox draws the picker for the overlay and says where it goes.
@@ -244,6 +250,9 @@ func (m *Model) pickerBox(bodyH int) (box string, x, y int) {
 		fmt.Sprintf("%s in %s", p.name, p.entity),
 		"now: " + p.cur,
 		p.scopeLine(),
+	}
+	if p.checking {
+		intro = append(intro, "trying each on this read for one that aligns…")
 	}
 	h := min(bodyH, len(p.items)+len(intro)+4)
 	items := make([]views.PickerItem, len(p.items))

@@ -112,8 +112,9 @@ func TestScreenDecoderPicker(t *testing.T) {
 		if p == nil {
 			t.Fatal("d opened no picker")
 		}
-		if p.items[p.cursor].Current || p.items[p.cursor].Header {
-			t.Errorf("the picker starts on %q", p.items[p.cursor].Label)
+		// It starts on the decoder in use, the first entry.
+		if !p.items[p.cursor].Current || p.cursor != 1 {
+			t.Errorf("the picker starts on %q (#%d)", p.items[p.cursor].Label, p.cursor)
 		}
 		var labels []string
 		for _, it := range p.items {
@@ -125,10 +126,19 @@ func TestScreenDecoderPicker(t *testing.T) {
 				t.Errorf("picker lacks %q", want)
 			}
 		}
+		// The message is misaligned: each choice was tried on this read,
+		// and the one that aligns says so.
+		aligned := 0
 		for _, it := range p.items {
-			if it.Label == "raw 32-bit float" && it.Detail != "32 bits → 69.1875" {
+			if strings.HasPrefix(it.Detail, "✓ aligns") {
+				aligned++
+			}
+			if it.Label == "raw 32-bit float" && it.Detail != "✓ aligns · 32 bits → 69.1875" {
 				t.Errorf("raw float preview %q", it.Detail)
 			}
+		}
+		if aligned == 0 || aligned > 3 || !strings.Contains(hs.m.note, "make the message align (✓)") {
+			t.Errorf("%d choices marked as aligning; note %q", aligned, hs.m.note)
 		}
 		if !strings.Contains(s, "Decode m_flSpeed differently") {
 			t.Error("picker not on screen")

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/session"
+)
+
+// In a misaligned message the picker says which of its decoders and bit
+// edits make the message align: each is tried on this read, off the
+// loop, as the picker opens; the marks arrive when all are done.
+
+// alignMsg carries the items that align, for picker p (dropped when
+// another picker is open by then).
+type alignMsg struct {
+	p      *picker
+	aligns map[int]bool
+}
+
+// checkAlignments tries every decoder and bit edit of the open picker.
+func (m *Model) checkAlignments() tea.Cmd {
+	p := m.picker
+	at := session.Ref{Cmd: p.cmd, Msg: p.msg, Upd: -1, Field: -1}
+	loc, ok := m.ix.Location(at)
+	if !ok {
+		return nil
+	}
+	p.checking = true
+	var reqs []session.Request
+	var idx []int
+	for i, it := range p.items {
+		if it.Header || it.search || it.Current {
+			continue
+		}
+		reqs, idx = append(reqs, p.requestAt(i, scopeRead)), append(idx, i)
+	}
+	cc, data := m.cases, m.data
+	return safe(func() tea.Msg {
+		out := map[int]bool{}
+		for j, req := range reqs {
+			if wi, err := cc.Run(data, at, loc, req); err == nil && wi.Aligns() {
+				out[idx[j]] = true
+			}
+		}
+		return alignMsg{p, out}
+	})
+}
+
+// onAlign marks the picker's items that align.
+func (m *Model) onAlign(msg alignMsg) {
+	p := m.picker
+	if p == nil || p != msg.p {
+		return
+	}
+	p.checking = false
+	for i := range p.items {
+		if msg.aligns[i] {
+			p.items[i].Detail = "✓ aligns · " + p.items[i].Detail
+		}
+	}
+	switch n := len(msg.aligns); n {
+	case 0:
+		m.setNote("no decoder or bit edit of this read alone makes the message align (try a wider scope, or the search)", false)
+	default:
+		m.setNote(fmt.Sprintf("%s of this read make the message align (✓)", countChoices(n)), false)
+	}
+}
+
+func countChoices(n int) string {
+	if n == 1 {
+		return "1 choice"
+	}
+	return fmt.Sprintf("%d choices", n)
+}
