@@ -28,6 +28,10 @@ type Detail struct {
 	// Report is the diagnosis of Rec: anomalies per field, whether the
 	// message misaligned and its first suspicious field.
 	Report diagnose.Report
+	// ClassIDBits is the width of a create's class id, from MaxClasses
+	// (svc_ServerInfo's max_classes): floor(log2 max_classes) + 1.
+	ClassIDBits uint
+	MaxClasses  int32
 }
 
 // Node is an entity's state: values and nested serializers, by field
@@ -189,6 +193,7 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 		}
 		found = true
 		det.Tick = loc.Tick
+		det.ClassIDBits, det.MaxClasses = d.r.Entities.ClassIDBits, d.r.Server.MaxClasses
 		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
 		det.Snaps = snapsAfter(rec, d.r.Entities)

@@ -353,11 +353,22 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 					in.Override = wi.Label
 				}
 				out = append(out, Explain(in)...)
+				if sh.field == 0 {
+					// The update's header comes just before its first field.
+					out = append(out, ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
+				}
 			case wi != nil && m.sel.Field >= 0:
 				out = append(out, views.InspectorSection{Title: "Field", Lines: []views.InspectorLine{
 					{Text: "The " + wi.sideName() + " decode did not read this field.", Style: views.LineDim}}})
 			default:
-				out = append(out, ExplainUpdate(sh.rec, sh.upd, sh.rep)...)
+				upd := ExplainUpdate(sh.rec, sh.upd, sh.rep)
+				out = append(out, upd[0], ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
+				out = append(out, upd[1:]...)
+				if sh.upd == len(sh.rec.Updates)-1 {
+					if del, ok := ExplainDeletions(sh.data, sh.rec); ok {
+						out = append(out, del)
+					}
+				}
 			}
 			if sh.rep != nil && sh.rep.Misaligned && wi == nil {
 				// What inference found is the first thing to read at a
@@ -484,6 +495,11 @@ func (m *Model) summary() []views.InspectorSection {
 			ml = append(ml, m.peAnomalyLines(pe)...)
 		}
 		secs = append(secs, views.InspectorSection{Title: "Message", Lines: ml})
+		if d := m.cur(); msg.PE != nil && d != nil && d.Rec != nil {
+			if del, ok := ExplainDeletions(d.Data, d.Rec); ok {
+				secs = append(secs, del)
+			}
+		}
 	}
 	return secs
 }

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/writer"
+	"github.com/dembug/dembug/sample"
+)
+
+// gotoTick selects the first update at or after a tick.
+func gotoTick(hs *harness, tick string) {
+	hs.keys("g")
+	hs.typ(tick)
+	hs.keys("enter")
+}
+
+// A create's header, bit by bit: index delta, command bits, class id with
+// its width from max_classes, serial, spawn group (the sample's creeps at
+// tick 15).
+func TestScreenCreateHeader(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		gotoTick(hs, "15")
+		for i := 0; i < 8 && hs.m.focus != paneInspector; i++ {
+			hs.keys("tab")
+		}
+		for range 30 { // scrolled to the header, after the field
+			hs.keys("j")
+		}
+	}, func(t *testing.T, hs *harness, s string) {
+		u := hs.m.ix.Update(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd)
+		if u == nil || u.Entity != writer.SampleCreepA || u.Op != provenance.Create {
+			t.Fatalf("selection %+v is not creep A's create", hs.m.sel)
+		}
+		if hs.m.sel.Field != 0 || hs.m.focus != paneInspector {
+			t.Fatalf("field %d selected, focus on pane %d", hs.m.sel.Field, hs.m.focus)
+		}
+		if !wide(s) {
+			return
+		}
+		for _, want := range []string{"Header, bit by bit", "class id"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}
+
+// The tick-60 delete and the deletion list that ends the message.
+func TestScreenDeletionList(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		gotoTick(hs, "60")
+	}, func(t *testing.T, hs *harness, s string) {
+		u := hs.m.ix.Update(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd)
+		if u == nil || u.Entity != writer.SampleCreepA || u.Op != provenance.Delete {
+			t.Fatalf("selection %+v is not creep A's delete", hs.m.sel)
+		}
+		if !wide(s) {
+			return
+		}
+		for _, want := range []string{"Header, bit by bit", "leave and delete", "Deletion list", "entity #301"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}
