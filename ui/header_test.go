@@ -25,9 +25,7 @@ func TestScreenCreateHeader(t *testing.T) {
 		for i := 0; i < 8 && hs.m.focus != paneInspector; i++ {
 			hs.keys("tab")
 		}
-		for range 30 { // scrolled to the header, after the field
-			hs.keys("j")
-		}
+		hs.keys("end") // scrolled to the end: the header, after the field
 	}, func(t *testing.T, hs *harness, s string) {
 		u := hs.m.ix.Update(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd)
 		if u == nil || u.Entity != writer.SampleCreepA || u.Op != provenance.Create {
