@@ -36,6 +36,7 @@ func run() (code int) {
 	}()
 	cli.SetSample(sample.Replay)
 	cli.SetGameSample("cs2", sample.CS2)
+	cli.Budget = true
 	cli.OpenTUI = ui.Run
 	cli.OpenTUICompare = ui.RunCompare
 	err := cli.Root(os.Stdout, os.Stderr).Execute()

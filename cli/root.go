@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/compare"
+	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
@@ -83,6 +84,11 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			return OpenTUI(args[0], f.Data, aliases)
 		},
 	}
+	root.PersistentPreRun = func(cmd *cobra.Command, args []string) {
+		if Budget {
+			setBudget(args)
+		}
+	}
 	addAsFlag(root, &as)
 	root.Flags().StringVar(&theirs, "compare", "", "open at the first difference between a parser's trace `THEIRS.jsonl` and our decode (see dembug compare)")
 	root.SuggestionsMinimumDistance = 2
@@ -111,6 +117,29 @@ func SetGameSample(game string, data []byte) {
 	if len(data) > 0 {
 		otherSamples[game] = data
 	}
+}
+
+// Budget turns on the memory budget (engine/budget) for the files a command
+// is given; main sets it. Tests that run commands in-process leave it off,
+// as the budget counts the whole process's heap.
+var Budget bool
+
+// setBudget bounds the live heap by 176 MiB plus 10 times the size of the
+// files named in args, and asks the collector to keep the process under
+// 232 MiB plus 14 times: within 256 MiB plus 16 times their size with
+// room for the runtime itself. A replay needs a few times its size; a
+// crafted file that asks for more stops with a located error.
+func setBudget(args []string) {
+	var size int64
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
+			size += st.Size()
+		}
+	}
+	if size == 0 {
+		size = 16 << 20 // the built-in sample, or no file at all
+	}
+	budget.Set(176<<20+10*size, 232<<20+14*size)
 }
 
 // MaxFileSize is the largest replay dembug reads (whole, into memory): an

@@ -48,8 +48,10 @@ type EntitySnap struct {
 	before *Node
 }
 
-// snapsAfter copies the state, after the message, of every entity its
-// updates touched.
+// snapsAfter keeps the state, after the message, of every entity its
+// updates touched: shared with the live table, which copies a node before
+// it next writes there (no deep copy per update: a wide entity costs
+// nothing until written again).
 func snapsAfter(rec *provenance.Message, t *entity.Table) []EntitySnap {
 	snaps := make([]EntitySnap, len(rec.Updates))
 	for i, u := range rec.Updates {
@@ -60,44 +62,28 @@ func snapsAfter(rec *provenance.Message, t *entity.Table) []EntitySnap {
 			continue
 		}
 		s.Ser = e.Class.Serializer
-		s.After = e.State.Clone()
+		s.After = t.ShareState(u.Index)
 	}
 	return snaps
 }
 
 // Before returns the entity state before update u: the state after it with
-// every field the update wrote set back to its previous value.
+// every field the update wrote set back to its previous value (a copy of
+// the nodes on those paths only).
 func (d *Detail) Before(u int) *Node {
 	if u < 0 || u >= len(d.Snaps) || d.Snaps[u].After == nil {
 		return nil
 	}
 	s := &d.Snaps[u]
 	if s.before == nil {
-		n := s.After.Clone()
 		fs := d.Rec.UpdateFields(u)
-		for i := len(fs) - 1; i >= 0; i-- {
-			setPath(n, fs[i].Path.Slice(), fs[i].Prev)
-		}
-		s.before = n
+		s.before = s.After.Edit(func(set func([]int32, decoder.Value)) {
+			for i := len(fs) - 1; i >= 0; i-- {
+				set(fs[i].Path.Slice(), fs[i].Prev)
+			}
+		})
 	}
 	return s.before
-}
-
-func setPath(n *Node, path []int32, v decoder.Value) {
-	for _, i := range path[:len(path)-1] {
-		if n == nil || int(i) >= len(n.Kids) {
-			return
-		}
-		n = n.Kids[i]
-	}
-	if n == nil {
-		return
-	}
-	last := int(path[len(path)-1])
-	for len(n.Vals) <= last {
-		n.Vals = append(n.Vals, decoder.Value{})
-	}
-	n.Vals[last] = v
 }
 
 // LiveDecoder keeps a live replay positioned after the last decoded command, so

@@ -116,18 +116,15 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 				if kid == nil || depth+1 >= fieldpath.MaxDepth {
 					continue
 				}
-				for k, ev := range kid.Vals {
-					if ev.Kind == decoder.KindNone {
-						continue
-					}
+				kid.EachVal(func(k int, ev decoder.Value) {
 					if f.Model == schema.VariableArray && v.Kind != decoder.KindNone && uint64(k) >= v.U {
-						break // past the length: a shrunk array keeps old elements unsent
+						return // past the length: a shrunk array keeps old elements unsent
 					}
 					e := q
 					e.Last = depth + 1
 					e.Idx[depth+1] = int32(k)
 					add(appendIndex(name, k), e, ev)
-				}
+				})
 			case schema.FixedTable:
 				if v.Kind != decoder.KindNone {
 					add(name, q, v)
@@ -147,15 +144,15 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 				if kid == nil || depth+2 >= fieldpath.MaxDepth {
 					continue
 				}
-				for k, kk := range kid.Kids {
+				kid.EachKid(func(k int, kk *session.Node) {
 					if v.Kind != decoder.KindNone && uint64(k) >= v.U {
-						break // past the length (a fixed-count struct array sends none)
+						return // past the length (a fixed-count struct array sends none)
 					}
 					e := q
 					e.Last = depth + 1
 					e.Idx[depth+1] = int32(k)
 					walk(f.Serializer, kk, appendIndex(name, k)+".", e, depth+2)
-				}
+				})
 			}
 		}
 	}

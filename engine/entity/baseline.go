@@ -30,7 +30,7 @@ func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32,
 	r.Reset(data)
 	w := t.whatIf
 	t.whatIf = nil
-	nf, err := t.readFields(&r, c, state, owner, rec, 0, nil)
+	nf, err := t.readFields(&r, c, &state, owner, rec, 0, nil)
 	t.whatIf = w
 	bits := uint(len(data)) * 8
 	aligned := !r.Overflowed() && r.Pos() <= bits && bits-r.Pos() < 8

@@ -98,17 +98,29 @@ func freeze(n, old *Node) *Node {
 		return n // a class baseline's node: read-only already
 	}
 	var kids []*Node
-	same := old != nil && len(old.Vals) == len(n.Vals) && len(old.Kids) == len(n.Kids)
-	if len(n.Kids) > 0 {
-		kids = make([]*Node, len(n.Kids))
-		for i, k := range n.Kids {
+	same := old != nil && len(old.vals) == len(n.vals) && len(old.kids) == len(n.kids) && len(old.far) == len(n.far)
+	if len(n.kids) > 0 {
+		kids = make([]*Node, len(n.kids))
+		for i, k := range n.kids {
 			kids[i] = freeze(k, old.Kid(i))
-			same = same && kids[i] == old.Kids[i]
+			same = same && kids[i] == old.kids[i]
+		}
+	}
+	var far map[int32]*farSlot
+	if len(n.far) > 0 {
+		far = make(map[int32]*farSlot, len(n.far))
+		for i, f := range n.far {
+			k := freeze(f.kid, old.Kid(int(i)))
+			far[i] = &farSlot{v: f.v, kid: k}
+			if same {
+				of := old.far[i]
+				same = of != nil && of.kid == k && of.v.Equal(f.v)
+			}
 		}
 	}
 	if same {
-		for i := range n.Vals {
-			if !n.Vals[i].Equal(old.Vals[i]) {
+		for i := range n.vals {
+			if !n.vals[i].Equal(old.vals[i]) {
 				same = false
 				break
 			}
@@ -117,7 +129,7 @@ func freeze(n, old *Node) *Node {
 			return old
 		}
 	}
-	return &Node{Vals: append([]decoder.Value(nil), n.Vals...), Kids: kids}
+	return &Node{vals: append([]decoder.Value(nil), n.vals...), kids: kids, far: far}
 }
 
 // Own copies now every state node the table shares with another (a
@@ -138,9 +150,14 @@ func (n *Node) own(owner uint32) *Node {
 	if n.owner != owner {
 		n = n.cowCopy(owner)
 	}
-	for i, k := range n.Kids {
+	for i, k := range n.kids {
 		if k != nil {
-			n.Kids[i] = k.own(owner)
+			n.kids[i] = k.own(owner)
+		}
+	}
+	for _, f := range n.far {
+		if f.kid != nil {
+			f.kid = f.kid.own(owner)
 		}
 	}
 	return n
@@ -207,4 +224,18 @@ func sameShape(a, b *schema.Serializer, depth int) bool {
 		}
 	}
 	return true
+}
+
+// ShareState returns the state of the entity at index, shared with the
+// table in constant time: the entity's next writes copy each node first,
+// so the returned state never changes. The debugger keeps one per update
+// it shows. Nil when there is no entity there.
+func (t *Table) ShareState(index int32) *Node {
+	if index < 0 || index >= MaxEntities || t.Entities[index] == nil {
+		return nil
+	}
+	e := t.Entities[index]
+	e.owner = newOwner()
+	e.forgetHot() // their slots are shared now; memo sets check the owner
+	return e.State
 }

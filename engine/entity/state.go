@@ -5,6 +5,7 @@ package entity
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dembug/dembug/engine/decoder"
@@ -16,82 +17,215 @@ import (
 // vectors hold a few thousand elements.
 const MaxArrayLen = 1 << 14
 
-// Node holds the values at one level of a field path. Kids[i] holds the
-// level below field i (array elements, nested serializer fields).
+// DenseSlots is how many slots of a node are stored in place, by index:
+// every real serializer (at most some 220 fields) and nearly every real
+// array fits. A slot past it is kept on its own (Node.far), so a crafted
+// class of 65,536 fields or an array element at index 16,383 costs one
+// value, not a full-width copy at every create.
+const DenseSlots = 256
+
+// Node holds the values at one level of a field path, and below slot i the
+// level under field i (array elements, nested serializer fields). Slots
+// below DenseSlots are kept by index in vals and kids; the rest, sparse, in
+// far.
 //
 // Nodes are copied on write: a new entity shares its class baseline's nodes
 // and copies only the nodes its updates write to, so creating an entity
 // costs one copy of the top level instead of the whole baseline tree. A node
 // may be written only by the owner that copied it (owner 0 is the baseline).
 type Node struct {
-	Vals  []decoder.Value
-	Kids  []*Node
+	vals  []decoder.Value
+	kids  []*Node
+	far   map[int32]*farSlot
 	owner uint32
+}
+
+// farSlot is a slot at or past DenseSlots: its value (whose address stays
+// put while its node lives) and the node below it.
+type farSlot struct {
+	v   decoder.Value
+	kid *Node
+}
+
+// newNode returns an empty node for owner with room for size slots in
+// place.
+func newNode(size int, owner uint32) *Node {
+	return &Node{vals: make([]decoder.Value, 0, min(size, DenseSlots)), owner: owner}
 }
 
 // cowCopy is a writable copy of n for owner: values copied, children shared
 // until written.
 func (n *Node) cowCopy(owner uint32) *Node {
-	c := &Node{Vals: make([]decoder.Value, len(n.Vals), max(len(n.Vals), cap(n.Vals))), owner: owner}
-	copy(c.Vals, n.Vals)
-	if len(n.Kids) > 0 {
-		c.Kids = append([]*Node(nil), n.Kids...)
+	c := &Node{vals: make([]decoder.Value, len(n.vals), max(len(n.vals), cap(n.vals))), owner: owner}
+	copy(c.vals, n.vals)
+	if len(n.kids) > 0 {
+		c.kids = append([]*Node(nil), n.kids...)
 	}
+	if len(n.far) > 0 {
+		c.far = make(map[int32]*farSlot, len(n.far))
+		for i, f := range n.far {
+			cf := *f
+			c.far[i] = &cf
+		}
+	}
+	noteAlloc(len(c.vals)*valueSize + len(c.kids)*8 + len(c.far)*farSize)
 	return c
 }
 
-// slot returns the value at i for writing, growing Vals as needed.
-func (n *Node) slot(i int32) *decoder.Value {
-	if int(i) >= len(n.Vals) {
-		n.Vals = growVals(n.Vals, int(i)+1)
+// valueSize and farSize are what a value in place and a far slot cost,
+// for the state budget (budget.go).
+const (
+	valueSize = 48
+	farSize   = 96
+)
+
+// farAt returns the far slot i for writing, creating it.
+func (n *Node) farAt(i int32) *farSlot {
+	f := n.far[i]
+	if f == nil {
+		if n.far == nil {
+			n.far = map[int32]*farSlot{}
+		}
+		f = &farSlot{}
+		n.far[i] = f
+		noteAlloc(farSize)
 	}
-	return &n.Vals[i]
+	return f
+}
+
+// slot returns the value at i for writing, growing vals as needed.
+func (n *Node) slot(i int32) *decoder.Value {
+	if i >= DenseSlots {
+		return &n.farAt(i).v
+	}
+	if int(i) >= len(n.vals) {
+		n.vals = growVals(n.vals, int(i)+1)
+	}
+	return &n.vals[i]
 }
 
 // Get returns the value at slot i (KindNone when unset).
 func (n *Node) Get(i int) decoder.Value {
-	if n == nil || i >= len(n.Vals) {
+	if n == nil {
 		return decoder.Value{}
 	}
-	return n.Vals[i]
+	if i >= len(n.vals) {
+		if i >= DenseSlots {
+			if f := n.far[int32(i)]; f != nil {
+				return f.v
+			}
+		}
+		return decoder.Value{}
+	}
+	return n.vals[i]
 }
 
 // Kid returns the node below slot i, or nil.
 func (n *Node) Kid(i int) *Node {
-	if n == nil || i >= len(n.Kids) {
+	if n == nil {
 		return nil
 	}
-	return n.Kids[i]
+	if i >= len(n.kids) {
+		if i >= DenseSlots {
+			if f := n.far[int32(i)]; f != nil {
+				return f.kid
+			}
+		}
+		return nil
+	}
+	return n.kids[i]
+}
+
+// EachVal calls fn with every slot that holds a value, in index order.
+func (n *Node) EachVal(fn func(i int, v decoder.Value)) {
+	if n == nil {
+		return
+	}
+	for i, v := range n.vals {
+		if v.Kind != decoder.KindNone {
+			fn(i, v)
+		}
+	}
+	for _, i := range n.farIndexes() {
+		if v := n.far[i].v; v.Kind != decoder.KindNone {
+			fn(int(i), v)
+		}
+	}
+}
+
+// EachKid calls fn with every node below a slot, in index order.
+func (n *Node) EachKid(fn func(i int, k *Node)) {
+	if n == nil {
+		return
+	}
+	for i, k := range n.kids {
+		if k != nil {
+			fn(i, k)
+		}
+	}
+	for _, i := range n.farIndexes() {
+		if k := n.far[i].kid; k != nil {
+			fn(int(i), k)
+		}
+	}
+}
+
+// KidLen is one more than the highest slot with a node below it.
+func (n *Node) KidLen() int {
+	l := 0
+	n.EachKid(func(i int, _ *Node) { l = i + 1 })
+	return l
+}
+
+func (n *Node) farIndexes() []int32 {
+	if len(n.far) == 0 {
+		return nil
+	}
+	idx := make([]int32, 0, len(n.far))
+	for i := range n.far {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	return idx
 }
 
 func growVals(v []decoder.Value, n int) []decoder.Value {
 	if n <= cap(v) {
 		return v[:n]
 	}
-	nv := make([]decoder.Value, n, max(n, 2*cap(v)))
+	nv := make([]decoder.Value, n, min(max(n, 2*cap(v)), DenseSlots))
 	copy(nv, v)
+	noteAlloc(cap(nv) * valueSize)
 	return nv
 }
 
 // kid returns a node below slot i that owner may write, creating it or
 // copying a shared one.
 func (n *Node) kid(i int32, size int, owner uint32) *Node {
-	if int(i) >= len(n.Kids) {
-		if int(i) < cap(n.Kids) {
-			n.Kids = n.Kids[:i+1]
-		} else {
-			nk := make([]*Node, i+1, max(int(i)+1, 2*cap(n.Kids)))
-			copy(nk, n.Kids)
-			n.Kids = nk
+	var at **Node
+	if i >= DenseSlots {
+		at = &n.farAt(i).kid
+	} else {
+		if int(i) >= len(n.kids) {
+			if int(i) < cap(n.kids) {
+				n.kids = n.kids[:i+1]
+			} else {
+				nk := make([]*Node, i+1, min(max(int(i)+1, 2*cap(n.kids)), DenseSlots))
+				copy(nk, n.kids)
+				n.kids = nk
+				noteAlloc(cap(nk) * 8)
+			}
 		}
+		at = &n.kids[i]
 	}
-	k := n.Kids[i]
+	k := *at
 	if k == nil {
-		k = &Node{Vals: make([]decoder.Value, 0, size), owner: owner}
-		n.Kids[i] = k
+		k = newNode(size, owner)
+		noteAlloc(cap(k.vals) * valueSize)
+		*at = k
 	} else if k.owner != owner {
 		k = k.cowCopy(owner)
-		n.Kids[i] = k
+		*at = k
 	}
 	return k
 }
@@ -101,14 +235,43 @@ func (n *Node) Clone() *Node {
 	if n == nil {
 		return nil
 	}
-	c := &Node{Vals: append([]decoder.Value(nil), n.Vals...), owner: n.owner}
-	if len(n.Kids) > 0 {
-		c.Kids = make([]*Node, len(n.Kids))
-		for i, k := range n.Kids {
-			c.Kids[i] = k.Clone()
+	c := &Node{vals: append([]decoder.Value(nil), n.vals...), owner: n.owner}
+	if len(n.kids) > 0 {
+		c.kids = make([]*Node, len(n.kids))
+		for i, k := range n.kids {
+			c.kids[i] = k.Clone()
+		}
+	}
+	if len(n.far) > 0 {
+		c.far = make(map[int32]*farSlot, len(n.far))
+		for i, f := range n.far {
+			c.far[i] = &farSlot{v: f.v, kid: f.kid.Clone()}
 		}
 	}
 	return c
+}
+
+// Edit returns a copy of n with the values at the given paths set,
+// copying only the nodes on those paths (the rest is shared with n).
+func (n *Node) Edit(edits func(set func(path []int32, v decoder.Value))) *Node {
+	owner := newOwner()
+	root := n.cowCopy(owner)
+	edits(func(path []int32, v decoder.Value) {
+		if len(path) == 0 {
+			return
+		}
+		at := root
+		for _, i := range path[:len(path)-1] {
+			if i < 0 || at.Kid(int(i)) == nil {
+				return // nothing below: the path was never written
+			}
+			at = at.kid(i, 0, owner)
+		}
+		if i := path[len(path)-1]; i >= 0 {
+			*at.slot(i) = v
+		}
+	})
+	return root
 }
 
 // target is where one field path's value goes.
@@ -160,7 +323,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if i != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
-			return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
+			return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
@@ -169,10 +332,10 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= h.Count {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count), ser.Fields[idx]}
 			}
-			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k, bound: h.Count}, nil
+			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k, bound: min(h.Count, DenseSlots)}, nil
 		case schema.FixedTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
 			}
 			next := h.Sub
 			if h.Poly {
@@ -184,7 +347,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
 			}
 			if i+1 != p.Last {
 				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
@@ -198,10 +361,14 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 					return target{}, err
 				}
 			}
-			return target{dec: h.Elem, node: node.kid(idx, 8, owner), slot: k, bound: MaxArrayLen}, nil
+			size := 8 // room for a short array's elements in place
+			if k >= DenseSlots {
+				size = 0 // an element kept on its own: no room needed
+			}
+			return target{dec: h.Elem, node: node.kid(idx, size, owner), slot: k, bound: min(MaxArrayLen, DenseSlots)}, nil
 		case schema.VariableTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(len(hot))}, nil
+				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
@@ -215,7 +382,8 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 					return target{}, err
 				}
 			}
-			ser, node = h.Sub, node.kid(idx, 4, owner).kid(k, len(h.Sub.Fields), owner)
+			// The elements' node holds only nodes below it, no values.
+			ser, node = h.Sub, node.kid(idx, 0, owner).kid(k, len(h.Sub.Fields), owner)
 			i++
 		}
 	}

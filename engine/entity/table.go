@@ -85,6 +85,7 @@ type Table struct {
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	failedBase map[int32]bool  // baselines that failed to decode to their end
 	fullFrames int
+	budgetAt   int64 // allocated total at which to check the budget again
 	maxClasses int32 // svc_ServerInfo's max_classes, 0 before it
 	names      map[nameKey]nameEntry
 	whatIf     *WhatIf // overrides for a what-if decode, nil normally
@@ -217,7 +218,7 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 	if n, ok := t.baseState[c.ID]; ok {
 		return n, nil
 	}
-	n := &Node{Vals: make([]decoder.Value, 0, len(c.Serializer.Fields))}
+	n := newNode(len(c.Serializer.Fields), 0)
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
 		nf, _, aligned, err := t.decodeBaseline(c, data, n, 0, nil)
 		t.Stats.BaselineFields += int64(nf)
@@ -441,7 +442,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 			return index, nil, start, err
 		}
 		tok := newOwner()
-		e = &Entity{Index: index, Serial: serial, Class: c, State: base.cowCopy(tok), Active: true, owner: tok}
+		e = &Entity{Index: index, Serial: serial, Class: c, State: base, Active: true, owner: tok}
 		op = provenance.Create
 		t.Entities[index] = e
 		withFields = true
@@ -498,13 +499,16 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		}
 		var err error
 		if cmd&2 != 0 { // a create's paths do not repeat: no memo
-			nf, err = t.readFields(r, e.Class, e.State, e.owner, rec, update, nil)
+			nf, err = t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil)
 		} else {
 			nf, err = t.entityFields(r, e, rec, update)
 		}
 		res.Fields += nf
 		t.Stats.Fields += int64(nf)
 		if err != nil { // errStopped too: Apply says the decode is unfinished
+			return index, e, r.Pos(), err
+		}
+		if err := t.overBudget(); err != nil {
 			return index, e, r.Pos(), err
 		}
 	}
@@ -623,7 +627,11 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 // readFields reads one update's field paths and then their values into
 // state. With memo non-nil it also gathers there what a memo of the update
 // keeps (memo.n is set once every value has been read).
-func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo) (int, error) {
+//
+// *statep is copied for owner before the first value is written when
+// another owner's (a create starts with its class baseline's node, shared
+// until then: a create that sets nothing costs nothing).
+func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
 		t.ops = t.ops[:0]
@@ -653,6 +661,10 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		}
 	}
 	pathBits := r.Pos() - pathStart
+	if len(paths) > 0 && (*statep).owner != owner {
+		*statep = (*statep).cowCopy(owner)
+	}
+	state := *statep
 	if memo != nil {
 		memo.reset(rec != nil)
 		if rec != nil {
@@ -695,7 +707,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, state *Node, owner uint32,
 		}
 		dst := tg.node.slot(tg.slot)
 		if memo != nil {
-			if cap(tg.node.Vals) >= int(tg.bound) {
+			if tg.slot >= DenseSlots || cap(tg.node.vals) >= int(tg.bound) {
 				tg.dst = dst // the node's values can no longer move
 			} else {
 				memo.pinned = false

@@ -32,11 +32,9 @@ func walk(ser *schema.Serializer, node *Node, prefix []byte, visit Visit) {
 			if kid == nil {
 				continue
 			}
-			for k, ev := range kid.Vals {
-				if ev.Kind != decoder.KindNone {
-					visit(string(appendIndex(name, int32(k))), f, ev)
-				}
-			}
+			kid.EachVal(func(k int, ev decoder.Value) {
+				visit(string(appendIndex(name, int32(k))), f, ev)
+			})
 		case schema.FixedTable:
 			kid := node.Kid(i)
 			if kid == nil {
@@ -59,7 +57,7 @@ func walk(ser *schema.Serializer, node *Node, prefix []byte, visit Visit) {
 			case f.Model == schema.VariableTable && f.Type.Count > 0 && kid != nil:
 				// A fixed-count struct array (T[N]): Valve sends no
 				// length, only its elements' fields.
-				n = min(len(kid.Kids), f.Type.Count)
+				n = min(kid.KidLen(), f.Type.Count)
 			default:
 				continue
 			}

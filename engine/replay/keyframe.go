@@ -5,7 +5,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/entity"
 )
 
@@ -66,24 +65,12 @@ func KeyframeBytes(k, prev *Keyframe) int64 {
 				old = pe.State
 			}
 		}
-		n += nodeBytes(e.State, old)
+		n += e.State.SizeOutside(old)
 	}
 	for _, t := range k.r.Strings.Tables {
 		n += int64(len(t.Entries)) * int64(unsafe.Sizeof(t.Entries[0]))
 	}
 	return n
-}
-
-// nodeBytes is the size of the nodes under n that are not under old.
-func nodeBytes(n, old *entity.Node) int64 {
-	if n == nil || n == old {
-		return 0
-	}
-	b := int64(unsafe.Sizeof(entity.Node{})) + int64(cap(n.Vals))*int64(unsafe.Sizeof(decoder.Value{})) + int64(cap(n.Kids))*8
-	for i, kid := range n.Kids {
-		b += nodeBytes(kid, old.Kid(i))
-	}
-	return b
 }
 
 // Keyframes collects keyframes while a file is decoded, about every

@@ -161,28 +161,7 @@ func sameEntities(a, b *entity.Table) string {
 	return ""
 }
 
-func sameNode(a, b *entity.Node) string {
-	if a == nil || b == nil {
-		if a != b {
-			return "a node exists on one side only"
-		}
-		return ""
-	}
-	if len(a.Vals) != len(b.Vals) || len(a.Kids) != len(b.Kids) {
-		return fmt.Sprintf("%d values and %d children against %d and %d", len(a.Vals), len(a.Kids), len(b.Vals), len(b.Kids))
-	}
-	for i := range a.Vals {
-		if !a.Vals[i].Equal(b.Vals[i]) {
-			return fmt.Sprintf("slot %d: %v against %v", i, a.Vals[i], b.Vals[i])
-		}
-	}
-	for i := range a.Kids {
-		if d := sameNode(a.Kids[i], b.Kids[i]); d != "" {
-			return fmt.Sprintf("below slot %d: %s", i, d)
-		}
-	}
-	return ""
-}
+func sameNode(a, b *entity.Node) string { return a.Diff(b) }
 
 // recordHash digests everything a message's record holds but pointers.
 func recordHash(m *provenance.Message) uint64 {
@@ -338,5 +317,55 @@ func TestSnapshotsStayUnchanged(t *testing.T) {
 		if d := sameEntities(k.snap, k.frozen); d != "" {
 			t.Fatalf("the snapshot after %d commands changed as the decode went on: %s", k.at, d)
 		}
+	}
+}
+
+// TestSharedStatesStayUnchanged: the states the debugger keeps per update
+// (Table.ShareState, constant time) never change as the decode goes on,
+// and the decode after sharing matches a decode without.
+func TestSharedStatesStayUnchanged(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kept struct {
+		at            int
+		shared, clone *entity.Node
+	}
+	var all []kept
+	msgs := 0
+	r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+		msgs++
+		if msgs%7 != 0 {
+			return
+		}
+		for i, e := range r.Entities.Entities {
+			if e != nil && i%5 == msgs%5 {
+				n := r.Entities.ShareState(int32(i))
+				all = append(all, kept{msgs, n, n.Clone()})
+			}
+		}
+	}
+	if err := r.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 100 {
+		t.Fatalf("only %d states shared", len(all))
+	}
+	for _, k := range all {
+		if d := k.shared.Diff(k.clone); d != "" {
+			t.Fatalf("a state shared after message %d changed as the decode went on: %s", k.at, d)
+		}
+	}
+	plain, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := sameEntities(r.Entities, plain.Entities); d != "" {
+		t.Fatalf("sharing states changed the decode: %s", d)
 	}
 }

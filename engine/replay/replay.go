@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
@@ -107,12 +108,13 @@ type Replay struct {
 	FirstMisaligned *Error
 	Done            bool // DEM_Stop seen or end of data reached
 
-	sawStop bool
-	cr      *container.Reader
-	classes []messages.Class
-	inner   []messages.Inner
-	scratch []byte
-	pe      messages.PacketEntities
+	sawStop     bool
+	sinceBudget int // bytes of commands since the memory budget was checked
+	cr          *container.Reader
+	classes     []messages.Class
+	inner       []messages.Inner
+	scratch     []byte
+	pe          messages.PacketEntities
 	// cmd is the command being decoded, the one hooks and stop see; it is
 	// valid until the next Step.
 	cmd container.Command
@@ -201,6 +203,15 @@ func (r *Replay) Step() (container.Command, error) {
 	}
 	if c.Kind == container.Stop {
 		r.sawStop = true // DEM_FileInfo may still follow
+	}
+	// The memory budget, now and then: what a command costs is about its
+	// body, and at least a little for the command itself.
+	if r.sinceBudget += len(c.Body) + 512; r.sinceBudget >= 2<<20 {
+		r.sinceBudget = 0
+		if err := budget.Check(); err != nil {
+			r.Done = true
+			return c, &Error{Loc: loc, Game: r.Game, Err: err}
+		}
 	}
 	if r.Hooks.Command != nil {
 		r.Hooks.Command(&r.cmd)
