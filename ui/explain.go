@@ -161,7 +161,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	secs = append(secs, views.InspectorSection{Title: "Decoder", Lines: dl})
 
 	// Bits to value: the decoder's walk-through of the read.
-	lines := []views.InspectorLine{{Label: "at", Text: fmt.Sprintf("%s +%s (%d bits), LSB first", bitio.Offset(f.Start), bitio.Size(f.Bits), f.Bits), Style: views.LinePlain}}
+	lines := []views.InspectorLine{{Label: "at", Text: fmt.Sprintf("%s (%d bits), LSB first", f.Span(), f.Bits), Style: views.LinePlain}}
 	var r bitio.Reader
 	r.Reset(in.Data)
 	r.Seek(f.Start)

@@ -56,6 +56,9 @@ type OpRecord struct {
 	Bits  uint // code plus operand bits
 }
 
+// Span is the op's bits.
+func (o OpRecord) Span() bitio.Span { return bitio.Span{Start: o.Start, Bits: o.Bits} }
+
 // Error locates a bad field-path stream.
 type Error struct {
 	Bit  uint // bit offset of the op

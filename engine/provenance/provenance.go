@@ -5,6 +5,7 @@
 package provenance
 
 import (
+	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/schema"
@@ -39,6 +40,9 @@ type Field struct {
 	Prev    decoder.Value // the value before this update (KindNone if unset)
 }
 
+// Span is the value's bits.
+func (f *Field) Span() bitio.Span { return bitio.Span{Start: f.Start, Bits: f.Bits} }
+
 // EntityUpdate is one entry of the message's update list.
 type EntityUpdate struct {
 	Index      int32
@@ -55,6 +59,18 @@ type EntityUpdate struct {
 	End        uint  // bit after the update's last value
 	Skipped    bool  // PVS bits said the update carries no fields
 	Err        error // decode error inside this update, if any
+}
+
+// HeaderSpan is the update's header: index delta, command and create
+// header.
+func (u *EntityUpdate) HeaderSpan() bitio.Span { return bitio.Span{Start: u.Start, Bits: u.HeaderBits} }
+
+// PathSpan is the update's field-path ops, the finish op included.
+func (u *EntityUpdate) PathSpan() bitio.Span { return bitio.Span{Start: u.PathStart, Bits: u.PathBits} }
+
+// Span is the whole update, header to last value.
+func (u *EntityUpdate) Span() bitio.Span {
+	return bitio.Span{Start: u.Start, Bits: max(u.End, u.Start) - u.Start}
 }
 
 // Problem says how a message's decode went wrong.
@@ -89,6 +105,11 @@ type Message struct {
 	// Err is: its type gives it a shape (array, nested table) the path
 	// disagrees with.
 	ErrField *schema.Field
+}
+
+// DeletionSpan is the explicit deletion list that ends a delta message.
+func (m *Message) DeletionSpan() bitio.Span {
+	return bitio.Span{Start: m.DeletionStart, Bits: m.DeletionBits}
 }
 
 // Reset empties the record for reuse.
