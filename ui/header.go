@@ -5,6 +5,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -97,4 +98,58 @@ func ExplainDeletions(data []byte, rec *provenance.Message) (views.InspectorSect
 		l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more", n-64), Style: views.LineDim})
 	}
 	return views.InspectorSection{Title: "Deletion list", Lines: l}, true
+}
+
+// tableSections lists the entries a selected svc_CreateStringTable or
+// svc_UpdateStringTable wrote (an instance baseline's key is a class id:
+// its class is named).
+func (m *Model) tableSections() []views.InspectorSection {
+	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
+	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
+		return nil
+	}
+	key := [2]int{m.sel.Cmd + 1, m.sel.Msg}
+	if m.cache.tableKey == key {
+		return m.cache.table
+	}
+	m.cache.tableKey = key
+	ch, err := session.StringTableChange(m.data, m.ix, m.ix.Cmd(m.sel.Cmd), m.sel.Msg)
+	var l []views.InspectorLine
+	if ch != nil {
+		what := "created"
+		if ch.ID >= 0 {
+			what = fmt.Sprintf("updated (table %d in creation order)", ch.ID)
+		}
+		if ch.Compressed {
+			what += ", entry data snappy-compressed"
+		}
+		l = append(l, views.InspectorLine{Label: "table", Text: ch.Table + " " + what},
+			views.InspectorLine{Label: "settings", Text: ch.Settings, Style: views.LineDim})
+		if ch.Table == "instancebaseline" {
+			l = append(l, views.InspectorLine{Label: "keys", Text: "class ids; each value is the class's baseline: entity fields without an update header, that creates start from", Style: views.LineDim})
+		}
+		const maxShown = 200
+		for i, e := range ch.Entries {
+			if i == maxShown {
+				l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more entries", len(ch.Entries)-maxShown), Style: views.LineDim})
+				break
+			}
+			text := fmt.Sprintf("%q", e.Key)
+			if e.Key == "" {
+				text = "(key kept)"
+			}
+			if e.Class != "" {
+				text += " = " + e.Class
+			}
+			if e.HasValue {
+				text += fmt.Sprintf(", %d bytes", e.Value)
+			}
+			l = append(l, views.InspectorLine{Label: fmt.Sprintf("#%d", e.Index), Text: text})
+		}
+	}
+	if err != nil {
+		l = append(l, views.InspectorLine{Label: "error", Text: err.Error(), Style: views.LineError})
+	}
+	m.cache.table = []views.InspectorSection{{Title: "String-table entries", Lines: l}}
+	return m.cache.table
 }

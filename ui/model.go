@@ -175,6 +175,8 @@ type viewCache struct {
 	wireKey   [2]int
 	wire      []views.WireLine
 	wireNote  string
+	tableKey  [2]int
+	table     []views.InspectorSection
 }
 
 // New returns the root model for a file's bytes.

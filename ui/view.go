@@ -495,6 +495,7 @@ func (m *Model) summary() []views.InspectorSection {
 			ml = append(ml, m.peAnomalyLines(pe)...)
 		}
 		secs = append(secs, views.InspectorSection{Title: "Message", Lines: ml})
+		secs = append(secs, m.tableSections()...)
 		if d := m.cur(); msg.PE != nil && d != nil && d.Rec != nil {
 			if del, ok := ExplainDeletions(d.Data, d.Rec); ok {
 				secs = append(secs, del)

@@ -49,3 +49,23 @@ func TestScreenWireClassInfo(t *testing.T) {
 
 // wide reports whether the screen is wide enough for the fields pane.
 func wide(s string) bool { return len([]rune(strings.SplitN(s, "\n", 2)[0])) >= 160 }
+
+// A string-table create lists the entries it wrote; an instance baseline's
+// key names its class.
+func TestScreenStringTableEntries(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "right", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if msg := hs.m.ix.Msg(hs.m.sel.Cmd, hs.m.sel.Msg); msg == nil || msg.Name != "svc_CreateStringTable" {
+			t.Fatalf("selection %+v is not svc_CreateStringTable", hs.m.sel)
+		}
+		if !wide(s) {
+			return
+		}
+		for _, want := range []string{"String-table entries", "instancebaseline created", `"0" = CDOTAGamerulesProxy, 1 bytes`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}
