@@ -103,7 +103,7 @@ func compareForTUI(data []byte, path string, aliases schema.Aliases) (*compare.R
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	defer f.Close()
-	res, err := CompareFiles(data, f, aliases, false)
+	res, err := CompareFiles(data, f, aliases, true) // every difference: c and C step through them
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -16,8 +16,10 @@ import (
 // ours in the inspector and their bit range in the bitstream.
 type comparison struct {
 	res    *compare.Result
-	diff   *compare.Difference
-	ref    session.Ref // the difference's place, once found
+	diffs  []compare.Difference // every difference (res.All), or the first
+	cur    int                  // the one shown
+	diff   *compare.Difference  // diffs[cur]
+	ref    session.Ref          // its place, once found
 	placed bool
 }
 
@@ -25,7 +27,39 @@ func newComparison(res *compare.Result) *comparison {
 	if res == nil || res.First == nil {
 		return nil
 	}
-	return &comparison{res: res, diff: res.First, ref: session.None}
+	c := &comparison{res: res, diffs: res.All, ref: session.None}
+	if len(c.diffs) == 0 {
+		c.diffs = []compare.Difference{*res.First}
+	}
+	c.diff = &c.diffs[0]
+	return c
+}
+
+// stepDifference shows the next (dir 1) or previous (-1) difference.
+func (m *Model) stepDifference(dir int) tea.Cmd {
+	c := m.cmp
+	switch {
+	case c == nil:
+		m.setNote("no comparison: open a replay with --compare THEIRS.jsonl", true)
+		return nil
+	case !c.placed:
+		m.setNote("compare: the index has not reached the first difference yet", false)
+		return nil
+	}
+	next := c.cur + dir
+	if next < 0 || next >= len(c.diffs) {
+		m.setNote(fmt.Sprintf("compare: no %s difference (%d of %d)", map[bool]string{true: "later", false: "earlier"}[dir > 0], c.cur+1, len(c.diffs)), false)
+		return nil
+	}
+	ref, st := m.locate(&c.diffs[next])
+	if st != locFound {
+		m.setNote("compare: that difference is not in the index yet", false)
+		return nil
+	}
+	c.cur, c.diff, c.ref = next, &c.diffs[next], ref
+	d := c.diff
+	m.setNote(fmt.Sprintf("compare: difference %d of %d at tick %d, entity %d %s: %s", c.cur+1, len(c.diffs), d.Tick, d.Entity, d.Field, d.What), false)
+	return m.reveal(ref)
 }
 
 // placeComparison selects the first difference once the index pass has
@@ -46,7 +80,7 @@ func (m *Model) placeComparison() tea.Cmd {
 	}
 	c.placed, c.ref = true, ref
 	d := c.diff
-	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all)",
+	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all; c next)",
 		d.Tick, d.Entity, d.Field, d.What, c.total()), false)
 	return m.reveal(ref)
 }
@@ -126,7 +160,7 @@ func (m *Model) compareSection() views.InspectorSection {
 	o, t := d.Ours, d.Theirs
 	ob, tb := d.ReadBits(64)
 	in := views.CompareInput{
-		Title: "Compare · first difference", What: string(d.What), Sentence: differenceSentence(d),
+		Title: c.title(), What: string(d.What), Sentence: differenceSentence(d),
 		Where:  fmt.Sprintf("tick %d, entity %d %s, %s", d.Tick, d.Entity, d.Class, d.Field),
 		Theirs: "their trace",
 		Summary: fmt.Sprintf("%d reads compared, %d equal; %d differences (%d missing from theirs, %d extra)",
@@ -230,4 +264,11 @@ func notGiven(s string) string {
 		return "(not given)"
 	}
 	return s
+}
+
+func (c *comparison) title() string {
+	if c.cur == 0 {
+		return "Compare · first difference"
+	}
+	return fmt.Sprintf("Compare · difference %d of %d", c.cur+1, len(c.diffs))
 }

@@ -86,3 +86,30 @@ func TestCompareEqualOpensAsUsual(t *testing.T) {
 		t.Fatalf("cmp %v, note %q, selection %+v", hs.m.cmp, hs.m.note, hs.m.sel)
 	}
 }
+
+// c and C step through every difference in decode order.
+func TestCompareStepsThroughDifferences(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	ours, theirs, k := buggyTrace(t, data)
+	res := compare.Compare(ours, theirs, compare.Options{All: true})
+	hs := newHarnessWith(t, "x.dem", data, 160, 48, Options{NoColor: true, Compare: &res})
+	at := func(r compare.Read) bool {
+		s := hs.m.sel
+		return s.Cmd == int(r.Command) && s.Upd == r.Update && s.Field == r.Field && hs.m.atDifference()
+	}
+	if !at(ours[k]) {
+		t.Fatalf("not opened at the first difference: %+v", hs.m.sel)
+	}
+	hs.keys("c")
+	if !at(ours[k+1]) || hs.m.cmp.diff.What != compare.Offset || !strings.Contains(inspectorText(hs), "difference 2 of") {
+		t.Fatalf("c: at %+v (%s), note %q", hs.m.sel, hs.m.cmp.diff.What, hs.m.note)
+	}
+	hs.keys("C")
+	if !at(ours[k]) {
+		t.Fatalf("C: at %+v", hs.m.sel)
+	}
+	hs.keys("C")
+	if !at(ours[k]) || !strings.Contains(hs.m.note, "no earlier difference") {
+		t.Fatalf("C at the first: at %+v, note %q", hs.m.sel, hs.m.note)
+	}
+}

@@ -211,6 +211,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.list = &anomList{}
 	case key.Matches(msg, k.MuteField):
 		m.muteSelectedField()
+	case key.Matches(msg, k.NextDiff):
+		return m.stepDifference(1)
+	case key.Matches(msg, k.PrevDiff):
+		return m.stepDifference(-1)
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
 	case key.Matches(msg, k.WhatIf):

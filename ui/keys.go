@@ -21,6 +21,7 @@ type KeyMap struct {
 	GotoTick, Search, Filter, Ent key.Binding
 	NextAnomaly, PrevAnomaly      key.Binding
 	ListAnomalies, MuteField      key.Binding
+	NextDiff, PrevDiff            key.Binding
 	WhatIf, Toggle, Scope         key.Binding
 	ApplyInferred                 key.Binding
 	Before                        key.Binding
@@ -56,6 +57,8 @@ func DefaultKeyMap() KeyMap {
 		PrevAnomaly:   b([]string{"A"}, "A", "previous anomaly"),
 		ListAnomalies: b([]string{"L"}, "L", "anomalies grouped by rule (m mutes)"),
 		MuteField:     b([]string{"M"}, "M", "mute / unmute the field's anomalies"),
+		NextDiff:      b([]string{"c"}, "c", "next difference from --compare"),
+		PrevDiff:      b([]string{"C"}, "C", "previous difference from --compare"),
 		WhatIf:        b([]string{"d"}, "d", "what-if: another decoder"),
 		Toggle:        b([]string{"x"}, "x", "show original / what-if"),
 		Scope:         b([]string{"s"}, "s", "picker: scope of a decoder"),
@@ -91,7 +94,7 @@ func (k KeyMap) groups() []keyGroup {
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End, k.NextPane, k.PrevPane}},
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
 		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
-		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred}},
+		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
 		{"Show", []key.Binding{k.Before, k.Help, k.Back, k.Quit}},
 	}
 }
