@@ -3,8 +3,10 @@ package session
 import (
 	"fmt"
 	"math/bits"
+	"regexp"
 
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/wiretree"
 )
@@ -120,6 +122,19 @@ func maxClasses(n wiretree.Node) string {
 	return fmt.Sprintf("%d (class ids take floor(log2 %d) + 1 = %d bits)", c, c, bits.Len32(uint32(max(c, 1))))
 }
 
+// gameDir shows a game directory with the game its last element names
+// and, where a SourceTV path carries one (…/dota_vNNNN/…), the build.
+func gameDir(n wiretree.Node) string {
+	dir := string(n.Bytes)
+	s := fmt.Sprintf("%q (game %s, from the last element", dir, game.Detect(dir))
+	if m := buildInDir.FindStringSubmatch(dir); m != nil {
+		s += "; build " + m[1] + ", from dota_v" + m[1]
+	}
+	return s + ")"
+}
+
+var buildInDir = regexp.MustCompile(`/dota_v(\d+)/`)
+
 func tickInterval(n wiretree.Node) string {
 	f := wiretree.Float32(n.Varint)
 	if f > 0 {
@@ -133,14 +148,15 @@ func tickInterval(n wiretree.Node) string {
 var wireMessages = map[string]wireNames{
 	"DEM_FileHeader": {
 		1: {name: "demo_file_stamp"}, 2: {name: "network_protocol", show: asInt32}, 3: {name: "server_name"},
-		4: {name: "client_name"}, 5: {name: "map_name"}, 6: {name: "game_directory"},
+		4: {name: "client_name"}, 5: {name: "map_name"}, 6: {name: "game_directory", show: gameDir},
 		7: {name: "fullpackets_version", show: asInt32}, 8: {name: "allow_clientside_entities", show: asBool},
 		9: {name: "allow_clientside_particles", show: asBool}, 10: {name: "addons"},
 		11: {name: "demo_version_name"}, 12: {name: "demo_version_guid"}, 13: {name: "build_num", show: asInt32},
 		14: {name: "game"}, 15: {name: "server_start_tick", show: asInt32},
 	},
 	"DEM_FileInfo": {
-		1: {name: "playback_time", show: asFloat}, 2: {name: "playback_ticks", show: asInt32},
+		1: {name: "playback_time", show: func(n wiretree.Node) string { return asFloat(n) + " s" }},
+		2: {name: "playback_ticks", show: func(n wiretree.Node) string { return asInt32(n) + " (the last tick)" }},
 		3: {name: "playback_frames", show: asInt32}, 4: {name: "game_info"},
 	},
 	"DEM_SendTables": {1: {name: "data", show: func(n wiretree.Node) string {
@@ -164,7 +180,7 @@ var wireMessages = map[string]wireNames{
 		1: {name: "protocol", show: asInt32}, 2: {name: "server_count", show: asInt32}, 3: {name: "is_dedicated", show: asBool},
 		4: {name: "is_hltv", show: asBool}, 6: {name: "c_os", show: asInt32}, 10: {name: "max_clients", show: asInt32},
 		11: {name: "max_classes", show: maxClasses}, 12: {name: "player_slot", show: asInt32},
-		13: {name: "tick_interval", show: tickInterval}, 14: {name: "game_dir"}, 15: {name: "map_name"},
+		13: {name: "tick_interval", show: tickInterval}, 14: {name: "game_dir", show: gameDir}, 15: {name: "map_name"},
 		16: {name: "sky_name"}, 17: {name: "host_name"}, 18: {name: "addon_name"},
 	},
 	"svc_ClearAllStringTables": {1: {name: "mapname"}, 2: {name: "create_tables_skipped", show: asBool}},

@@ -58,8 +58,8 @@ func TestWireRowsOfTheSample(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"DEM_FileHeader": `"/opt/srcds/dota_v10000/game/dota"`, "svc_ServerInfo": "5 (class ids take floor(log2 5) + 1 = 3 bits)", "net_Tick": "27000",
-		"svc_CreateStringTable": `"instancebaseline"`, "DEM_ClassInfo": `"CDOTAGamerulesProxy"`, "DEM_FileInfo": "89",
+		"DEM_FileHeader": `"/opt/srcds/dota_v10000/game/dota" (game dota2, from the last element; build 10000, from dota_v10000)`, "svc_ServerInfo": "5 (class ids take floor(log2 5) + 1 = 3 bits)", "net_Tick": "27000",
+		"svc_CreateStringTable": `"instancebaseline"`, "DEM_ClassInfo": `"CDOTAGamerulesProxy"`, "DEM_FileInfo": "89 (the last tick)",
 	} {
 		if seen[name] != want {
 			t.Errorf("%s: %q, want %q", name, seen[name], want)
