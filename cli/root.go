@@ -53,6 +53,14 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 				if !ok {
 					return cmd.Help()
 				}
+				if theirs != "" && OpenTUICompare != nil {
+					res, err := compareForTUI(data, theirs, aliases)
+					if err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
+						return &ExitError{Code: 2}
+					}
+					return OpenTUICompare("(built-in sample)", data, aliases, res)
+				}
 				return OpenTUI("(built-in sample)", data, aliases)
 			}
 			// Mapped, not read onto the heap; the pages the index pass
