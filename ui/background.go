@@ -67,6 +67,7 @@ func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
 	}
 	if msg.ch.Done {
 		m.grader = nil
+		m.applyLocated()
 		return nil
 	}
 	if m.busy() {

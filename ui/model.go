@@ -148,6 +148,9 @@ type Model struct {
 	cache     viewCache
 	wireTitle string // the wire tree's title, with the cache's wire
 
+	// The suspect of the first misaligned message as check names it.
+	located *located
+
 	// The grouped list of anomalies (L) when open, and what is muted.
 	list *anomList
 	mute diagnose.Tally
@@ -252,6 +255,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	case detailMsg:
 		m.onDetail(msg)
 		return m, m.resumeGrading()
+	case *located:
+		m.onLocate(msg)
 	case alignMsg:
 		m.onAlign(msg)
 	case whatIfMsg:
@@ -301,7 +306,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		if m.ix.Err != nil {
 			m.setNote("decoding stopped: "+m.ix.Err.Error(), true)
 		}
-		next = tea.Batch(m.inferCmd(), m.gradeCmd())
+		next = tea.Batch(m.inferCmd(), m.gradeCmd(), m.locateCmd())
 	}
 	if c := m.placeComparison(); c != nil {
 		next = tea.Batch(next, c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/dembug/dembug/internal/brokendemo"
 	"github.com/dembug/dembug/sample"
 	"regexp"
 	"strings"
@@ -168,5 +169,29 @@ func TestEntityPaneMarksALeave(t *testing.T) {
 	title, body := hs.m.entityPane(60, 10)
 	if !strings.Contains(title+body, "LEFT the view") {
 		t.Errorf("creep 300 at tick 45: %s\n%s", title, body)
+	}
+}
+
+// a stops at the suspect dembug check names (cli's
+// TestCheckNamesFirstSuspiciousField holds check to the same fields): the
+// read whose other decoder or bit edit makes the message align.
+func TestAnomalyKeyStopsWhereCheckPoints(t *testing.T) {
+	dropped, _ := brokendemo.DroppedPathBit()
+	for _, c := range []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{"wrong-decoder.dem", brokendemo.WrongDecoder(), []string{brokendemo.Speed, "m_iTeamNum"}},
+		{"dropped-bit.dem", dropped, []string{brokendemo.Mana, "m_nLevel"}},
+	} {
+		hs := newHarness(t, c.name, c.data, 160, 48)
+		hs.keys("a")
+		f := selField(hs)
+		text := inspectorText(hs)
+		if f == nil || !strings.Contains(text, "the message aligns ") ||
+			!strings.Contains(text, c.want[0]) && !strings.Contains(text, c.want[1]) {
+			t.Errorf("%s: a stopped at %+v, inspector:\n%s\nwant check's suspect %v", c.name, f, text, c.want)
+		}
 	}
 }

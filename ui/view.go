@@ -343,6 +343,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 				_, pairs := m.wiRow(wi)
 				out = append(out, wi.section(m.sel.Upd, pairs))
 			}
+			if !sh.whatIf {
+				sh.rep = m.withLocated(d.Cmd, d.Msg, sh.rec, sh.rep)
+			}
 			switch {
 			case sh.upd < 0:
 				out = append(out, views.InspectorSection{Title: "Update", Lines: []views.InspectorLine{
