@@ -76,7 +76,9 @@ type Suspicious struct {
 	Class     string `json:"class"`
 	Field     string `json:"field"`
 	BitOffset uint   `json:"bit_offset"`
+	At        string `json:"at"` // BitOffset as byte.bit in hex (0x1a.3)
 	Decoder   string `json:"decoder"`
+	Family    string `json:"family,omitempty"` // the decoder family's stable name (trace's "family")
 	Reason    string `json:"reason"`
 	Fix       string `json:"fix,omitempty"`
 	// In is "baseline" when the read is inside the class's instance
@@ -105,11 +107,16 @@ func suspicious(data []byte, at replay.Location) *Suspicious {
 		}
 		u := fix.Record.Updates[f.Update]
 		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder = u.Index, u.Class, f.Name, start, f.Decoder.Describe()
+		s.At, s.Family = bitio.Offset(start), f.Decoder.Family.ID()
 		s.Reason, s.Fix = "the message aligns when this field is read differently", fix.Explain
 		return s
 	}
 	if first := c.Report.First; first != nil {
 		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder, s.Reason = first.Entity, first.Class, first.Name, first.Bit, first.Decoder, first.Reason
+		s.At = bitio.Offset(first.Bit)
+		if first.Field >= 0 && first.Field < len(c.Record.Fields) && c.Record.Fields[first.Field].Decoder != nil {
+			s.Family = c.Record.Fields[first.Field].Decoder.Family.ID()
+		}
 		return s
 	}
 	return nil
@@ -214,7 +221,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 // breakingRead reports the first read of the first inferred name.
 func breakingRead(at replay.Location, b *infer.Suspect, f infer.Finding) *Suspicious {
 	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message, Entity: b.Entity, Class: b.Class,
-		Field: b.FieldName, BitOffset: b.Bit, Decoder: b.Decoder,
+		Field: b.FieldName, BitOffset: b.Bit, At: bitio.Offset(b.Bit), Decoder: b.Decoder,
 		Reason: fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown),
 		Fix:    fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)}
 	if b.InBaseline {

@@ -36,6 +36,9 @@ func TestCheckNamesFirstSuspiciousField(t *testing.T) {
 		if s == nil || res.Misaligned == 0 {
 			t.Fatalf("%s: no first_suspicious in %s", name, out.String())
 		}
+		if !strings.HasPrefix(s.At, "0x") || s.Family == "" || strings.Contains(s.Family, " ") {
+			t.Errorf("%s: first_suspicious at %q, family %q", name, s.At, s.Family)
+		}
 		if s.Field != want[name][0] && s.Field != want[name][1] {
 			t.Errorf("%s: first suspicious field %q, want %v", name, s.Field, want[name])
 		}
