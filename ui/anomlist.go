@@ -130,7 +130,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.mute.MuteField(r.field, on)
 				m.setNote(muteNote("field "+r.field, on), false)
 			}
-			m.cache.fieldsKey = [2]any{}
+			m.cache.fieldsKey = paneKey{}
 		}
 	case "enter":
 		if m.list.sel < len(rows) {
@@ -164,7 +164,7 @@ func (m *Model) muteSelectedField() {
 	name := fs[m.sel.Field].Name
 	on := !slices.Contains(m.mute.MutedFields(), name)
 	m.mute.MuteField(name, on)
-	m.cache.fieldsKey = [2]any{}
+	m.cache.fieldsKey = paneKey{}
 	m.setNote(muteNote("field "+name, on), false)
 }
 

@@ -71,7 +71,7 @@ func (m *Model) onInfer(msg inferMsg) {
 		return
 	}
 	m.inference = msg.inf
-	m.cache.inspKey = [5]any{} // the inspector shows it
+	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
 	}

@@ -118,7 +118,7 @@ func (m *Model) applyLocated() {
 	})
 	m.ix.Anoms = stops
 	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(l.upd), int32(l.field), l.why, l.name
-	m.cache.inspKey = [5]any{}
+	m.cache.inspKey = paneKey{}
 }
 
 // withLocated is rep with the search's suspect as its first suspect when

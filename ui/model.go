@@ -9,6 +9,7 @@ import (
 	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -164,22 +165,35 @@ type Model struct {
 
 // viewCache keeps derived pane data for the current selection.
 type viewCache struct {
-	fieldsKey [2]any
+	fieldsKey paneKey
 	fields    []views.FieldRow
-	spansKey  [2]any
+	spansKey  paneKey
 	spans     []views.Span
 	valueSpan []int
 	header    int
-	entKey    [3]any
+	entKey    paneKey
 	entRows   []views.EntityRow
 	entAt     map[fieldpath.Path]int
-	inspKey   [5]any
+	inspKey   paneKey
 	insp      []views.InspectorSection
 	wireKey   [2]int
 	wire      []views.WireLine
 	wireNote  string
 	tableKey  [2]int
 	table     []views.InspectorSection
+}
+
+// paneKey says what a pane's cached rows were derived from: the decode,
+// the update and field selected in it, and the toggles that change them.
+// The zero key stands for no rows.
+type paneKey struct {
+	detail     *session.Detail
+	rec        *provenance.Message
+	upd, field int
+	before     bool // the entity pane shows the state before the update
+	wi         *whatIf
+	orig       bool // the what-if's original side is shown
+	inf        *inference
 }
 
 // New returns the root model for a file's bytes.

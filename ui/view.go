@@ -223,7 +223,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 				title += more
 			}
 		}
-		key := [2]any{d, m.sel.Upd}
+		key := paneKey{detail: d, upd: m.sel.Upd}
 		if m.cache.fieldsKey != key {
 			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
 		}
@@ -298,7 +298,7 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 	}
 	in := views.HexBitsInput{Data: sh.data, Selected: -1, Width: w, Height: h, Theme: m.theme}
 	if sh.upd >= 0 && sh.upd < len(sh.rec.Updates) {
-		key := [2]any{sh.rec, sh.upd}
+		key := paneKey{rec: sh.rec, upd: sh.upd}
 		if m.cache.spansKey != key {
 			m.cache.spansKey = key
 			m.cache.spans, m.cache.valueSpan, m.cache.header = updateSpans(sh.rec, sh.upd)
@@ -331,11 +331,10 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
 		sh, _ := m.shown()
 		wi := m.wiHere()
-		var side any
+		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference}
 		if wi != nil {
-			side = wi.showOrig
+			key.orig = wi.showOrig
 		}
-		key := [5]any{d, m.sel.Upd, sh.field, wi, [2]any{side, m.inference}}
 		if m.cache.inspKey != key {
 			m.cache.inspKey = key
 			var out []views.InspectorSection
@@ -527,7 +526,7 @@ func (m *Model) entityPane(w, h int) (string, string) {
 		return title, views.Entity(views.EntityInput{Width: w, Height: h, Theme: m.theme, Selected: -1,
 			Empty: fmt.Sprintf("#%d %s: no state after this %s", u.Index, u.Class, u.Op)})
 	}
-	key := [3]any{d, upd, m.before}
+	key := paneKey{detail: d, upd: upd, before: m.before}
 	if m.cache.entKey != key {
 		state := snap.After
 		if m.before {

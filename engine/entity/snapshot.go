@@ -16,7 +16,9 @@ func newOwner() uint32 { return owners.Add(1) }
 
 // Snapshot returns an independent copy of the table in time proportional to
 // the number of entities: state nodes are shared and both tables copy a node
-// before writing to it. The debugger keeps snapshots to step backwards.
+// before writing to it. A what-if (package diagnose) decodes a message
+// again from a snapshot taken just before it; a fork of a replay starts
+// from one.
 func (t *Table) Snapshot() *Table { return t.copyTable(true) }
 
 // Copy returns a writable copy of a table that is never written again (a
