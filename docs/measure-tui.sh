@@ -48,6 +48,23 @@ stats() {
 	sort -n | awk -v l="$1" '{v[NR]=$1} END {i=int(NR*0.95+0.999); if (i>NR) i=NR; printf "%-22s n=%d  p50 %d ms  p95 %d ms  max %d ms\n", l, NR, v[int((NR+1)/2)], v[i], v[NR]}'
 }
 
+# prompt KEY TEXT: opens a prompt with KEY and types TEXT, waiting until the
+# screen shows it (keys typed into a terminal arrive asynchronously).
+prompt() {
+	local deadline=$(($(now) + 20000000000))
+	tmux send-keys -t "$s" "$1"
+	until shot | grep -q ': █\|: .*█'; do
+		(($(now) < deadline)) || fail "no prompt"
+		sleep 0.005
+	done
+	tmux send-keys -t "$s" C-u
+	tmux send-keys -t "$s" -l "$2"
+	until shot | grep -qF ": $2█"; do
+		(($(now) < deadline)) || fail "prompt does not show $2"
+		sleep 0.005
+	done
+}
+
 rss() { awk '/^VmRSS/ {print int($2/1024)}' "/proc/$pid/status"; }
 hwm() { awk '/^VmHWM/ {print int($2/1024)}' "/proc/$pid/status"; }
 
@@ -70,25 +87,16 @@ echo "end                    $(key End) ms"
 for _ in $(seq "$tries"); do key N; done | stats "N (previous update)"
 for _ in $(seq "$tries"); do key '['; done | stats "[ (previous packet)"
 for _ in $(seq "$tries"); do key n; done | stats "n (next update)"
-last=$(shot | grep -oE 'tick +[0-9]+' | head -1 | grep -oE '[0-9]+' || true)
-max=${last:-400000}
+max=${MAX_TICK:-400000} # the 100 MB replay ends at tick 407,996
 for i in $(seq "$tries"); do
 	t=$(( (RANDOM * 32768 + RANDOM) % max ))
-	tmux send-keys -t "$s" g
-	sleep 0.05
-	tmux send-keys -t "$s" "$t"
-	sleep 0.05
+	prompt g "$t"
 	key Enter
 done | stats "g (random tick)"
-tmux send-keys -t "$s" g
-sleep 0.05
-tmux send-keys -t "$s" "$((max / 2))"
-sleep 0.05
-echo "g to mid-file          $(key Enter) ms"
-tmux send-keys -t "$s" /
-sleep 0.05
-tmux send-keys -t "$s" C-u m_iHealth
-sleep 0.05
+key End >/dev/null
+prompt g "$((max / 2))"
+echo "g to mid-file from end $(key Enter) ms"
+prompt / m_iHealth
 echo "search /m_iHealth      $(key Enter) ms: $(shot | tail -1 | cut -c1-60)"
 echo "after the run          rss $(rss) MiB, peak $(hwm) MiB"
 tmux send-keys -t "$s" q

@@ -157,9 +157,13 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		m.scan = nil
 		h := msg.st.Hits[0]
 		mi := m.ix.MsgByInner(h.Cmd, h.Inner)
-		if m.ix.Update(h.Cmd, mi, h.Upd) == nil {
+		u := m.ix.Update(h.Cmd, mi, h.Upd)
+		if u == nil {
 			m.setNote(fmt.Sprintf("%q: a match at command #%d, not indexed yet", j.q, h.Cmd), false)
 			return m.resumeGrading()
+		}
+		if u.Fields() == 0 {
+			h.Field = -1
 		}
 		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
 		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next)", j.q, m.ix.Commands[h.Cmd].Tick), false)
