@@ -6,6 +6,8 @@
 #
 #   docs/measure-tui.sh ./dembug /tmp/long/long100.dem [tries]
 #
+# INDEX_ONLY=1 stops after the index pass; MAX_TICK bounds the random ticks.
+#
 # A key's latency is the time from sending it to the first screen that
 # differs from the one before and shows no "decoding…" or "searching"
 # (the screen is polled every few milliseconds, so figures are a few ms
@@ -66,6 +68,8 @@ prompt() {
 }
 
 rss() { awk '/^VmRSS/ {print int($2/1024)}' "/proc/$pid/status"; }
+# cpu: the process's CPU seconds so far (user and system).
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$pid/stat"; }
 hwm() { awk '/^VmHWM/ {print int($2/1024)}' "/proc/$pid/status"; }
 
 t0=$(now)
@@ -80,7 +84,11 @@ until ! shot | grep -q 'indexing'; do
 	(($(now) - t0 < 300000000000)) || fail "index not done in 300 s"
 	sleep 0.01
 done
-echo "index done             $((($(now) - t0) / 1000000)) ms  (rss $(rss) MiB, peak $(hwm) MiB)"
+echo "index done             $((($(now) - t0) / 1000000)) ms  (cpu $(cpu) s, rss $(rss) MiB, peak $(hwm) MiB)"
+if [[ -n ${INDEX_ONLY:-} ]]; then # only the first frame and the index
+	tmux kill-session -t "$s"
+	exit 0
+fi
 sleep 0.5
 
 echo "end                    $(key End) ms"

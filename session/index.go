@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/dembug/dembug/engine/container"
@@ -345,7 +346,7 @@ type Chunk struct {
 // 100 MB replay keeps about 33 keyframes 3 MB apart. See docs/memory.md.
 const (
 	KeyframeInterval = 1 << 20
-	KeyframeBudget   = 128 << 20
+	KeyframeBudget   = 80 << 20
 )
 
 // Indexer runs the index pass in chunks. Only one goroutine uses it at a
@@ -634,6 +635,31 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 	}
 	ix.flush(ch)
 	return ch
+}
+
+// Run runs the pass on a goroutine of its own, the first step for about
+// first and the others for about rest, sending each step's chunk on the
+// returned channel (closed after the last): the pass never waits for its
+// reader to take a chunk in, up to a few chunks ahead. stop ends it early.
+func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop func()) {
+	out := make(chan *Chunk, 4)
+	quit := make(chan struct{})
+	go func() {
+		defer close(out)
+		for budget := first; ; budget = rest {
+			ch := ix.Step(budget)
+			select {
+			case out <- ch:
+			case <-quit:
+				return
+			}
+			if ch.Done {
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return out, func() { once.Do(func() { close(quit) }) }
 }
 
 // stop ends the pass, keeping a partly decoded command with its error.

@@ -90,9 +90,13 @@ func (m *Model) applyInferred() tea.Cmd {
 	}
 	opts := m.opts
 	opts.Aliases = inf.checked.Aliases
-	w, h, theme := m.w, m.h, m.theme
+	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
+	if m.stopIndex != nil {
+		m.stopIndex()
+	}
 	*m = *New(m.path, m.data, opts)
 	m.w, m.h, m.theme = w, h, theme
+	m.gen = gen // chunks of the old pass still on their way are dropped
 	m.setNote("decoding with "+strings.Join(opts.Aliases.Flags(), " "), false)
 	return m.indexCmd()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"testing"
 	"time"
@@ -24,7 +25,11 @@ func TestLongSession(t *testing.T) {
 	}
 	t0 := time.Now()
 	hs := newHarness(t, path, data, 200, 50)
-	t.Logf("index and grading: %v, %d keyframes", time.Since(t0), hs.m.ix.Keyframes.Len())
+	t.Logf("index and grading: %v, %d keyframes (%d MiB)", time.Since(t0), hs.m.ix.Keyframes.Len(), hs.m.ix.Keyframes.Bytes()>>20)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("live heap after the index and grading passes: %d MiB (the file, read whole here: %d MiB)", ms.HeapAlloc>>20, len(data)>>20)
 	timeKeys := func(label string, n int, f func(i int)) {
 		var ds []time.Duration
 		for i := range n {

@@ -79,8 +79,11 @@ type Model struct {
 	data []byte
 	ix   *session.Index
 	in   *session.Indexer
-	dec  *session.LiveDecoder
-	gen  uint64 // index pass generation
+	// chunks bring the index pass's results; stopIndex ends it early.
+	chunks    <-chan *session.Chunk
+	stopIndex func()
+	dec       *session.LiveDecoder
+	gen       uint64 // index pass generation
 
 	w, h         int
 	focus        pane
@@ -243,9 +246,22 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.indexCmd(), tea.RequestBackgroundColor)
 }
 
+// indexCmd takes the next chunk of the index pass, which runs on its own
+// goroutine (started here the first time) and never waits for the screen.
 func (m *Model) indexCmd() tea.Cmd {
-	gen, in, budget := m.gen, m.in, m.opts.IndexBudget
-	return safe(func() tea.Msg { return indexMsg{gen, in.Step(budget)} })
+	if m.chunks == nil {
+		// The first screen after a short step; then longer ones, as each
+		// chunk redraws the screen, which costs the pass CPU.
+		m.chunks, m.stopIndex = m.in.Run(m.opts.IndexBudget, 5*m.opts.IndexBudget)
+	}
+	gen, chunks := m.gen, m.chunks
+	return safe(func() tea.Msg {
+		ch, ok := <-chunks
+		if !ok {
+			return nil
+		}
+		return indexMsg{gen, ch}
+	})
 }
 
 // Update handles one message. A panic becomes an error on the status line.
@@ -300,14 +316,14 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	if msg.gen != m.gen || msg.ch == nil {
 		return nil
 	}
-	first := len(m.ix.Commands) == 0
+	first, had := len(m.ix.Commands) == 0, len(m.ix.Commands)
 	m.ix.Append(msg.ch)
 	if m.ix.Keyframes != nil && !m.keyframed {
 		m.keyframed = true
 		m.dec.UseKeyframes(m.ix.Keyframes)
 	}
 	m.spin++
-	m.rebuild()
+	m.appendRows(had)
 	if first && len(m.rows) > 0 && m.sel == session.None {
 		m.cursor = 0
 		m.selFromRow()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -386,5 +387,27 @@ func TestNoColor(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if s := m.Render(); !strings.Contains(s, "\x1b[") {
 		t.Fatal("colour theme draws no colour")
+	}
+}
+
+// The timeline grown chunk by chunk during the index pass lists the same
+// rows as one listed afresh, on the Dota 2 replay indexed in small chunks.
+func TestRowsGrownByChunks(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := &harness{tb: t, m: New("dota.dem", data, Options{NoColor: true, IndexBudget: time.Nanosecond})}
+	hs.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	hs.run(hs.m.Init())
+	if !hs.m.ix.Done || len(hs.m.ix.Commands) < 100 {
+		t.Fatalf("index: done %v, %d commands", hs.m.ix.Done, len(hs.m.ix.Commands))
+	}
+	grown := append([]tlRow(nil), hs.m.rows...)
+	hs.m.rebuild()
+	if len(grown) != len(hs.m.rows) {
+		t.Fatalf("%d rows grown, %d listed", len(grown), len(hs.m.rows))
+	}
+	for i := range grown {
+		if grown[i] != hs.m.rows[i] {
+			t.Fatalf("row %d: grown %+v, listed %+v", i, grown[i], hs.m.rows[i])
+		}
 	}
 }

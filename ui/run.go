@@ -62,6 +62,6 @@ func tuneGC() {
 		debug.SetGCPercent(100)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(400 << 20)
+		debug.SetMemoryLimit(420 << 20)
 	}
 }

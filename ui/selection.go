@@ -56,6 +56,30 @@ func (m *Model) rebuild() {
 	m.cursor = m.rowOf(m.sel)
 }
 
+// appendRows adds the rows of the commands from on, just indexed: during
+// the index pass nothing else changes the rows (a filter waits for the
+// pass to end; a new command is never expanded), so the timeline grows
+// without being listed again (a 100 MB replay has 204,018 commands).
+func (m *Model) appendRows(from int) {
+	if m.filter != nil || from == 0 || len(m.rows) == 0 || isEnd(m.rows[len(m.rows)-1].kind) || from > len(m.ix.Commands) {
+		m.rebuild()
+		return
+	}
+	for ci := from; ci < len(m.ix.Commands); ci++ {
+		if m.expanded(expKey{int32(ci), -1}) {
+			m.rebuild()
+			return
+		}
+		m.rows = append(m.rows, tlRow{views.RowCommand, int32(ci), -1, -1})
+	}
+	if m.ix.Err != nil {
+		m.rows = append(m.rows, tlRow{views.RowError, -1, -1, -1})
+	} else if m.ix.EndNote != "" {
+		m.rows = append(m.rows, tlRow{views.RowNote, -1, -1, -1})
+	}
+	m.cursor = m.rowOf(m.sel)
+}
+
 // isEnd reports whether a row is the one after the last command: where
 // decoding stopped, or a note about how the file ends.
 func isEnd(k views.RowKind) bool { return k == views.RowError || k == views.RowNote }

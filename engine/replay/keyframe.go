@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/stringtable"
 )
 
 // A Keyframe is the whole decoding state between two commands: entity
@@ -37,6 +38,9 @@ func (r *Replay) Keyframe(prev *Keyframe) *Keyframe {
 		pt = prev.r.Entities
 	}
 	k := &Keyframe{Command: r.Stats.Commands, Offset: r.cr.Pos(), Tick: r.Tick, r: r.fork(r.Entities.Freeze(pt))}
+	if prev != nil {
+		shareEntries(k.r.Strings.Tables, prev.r.Strings.Tables)
+	}
 	k.r.Hooks = Hooks{}
 	return k
 }
@@ -183,4 +187,27 @@ func (ks *Keyframes) List() []*Keyframe {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
 	return append([]*Keyframe(nil), ks.list...)
+}
+
+// shareEntries makes each string table of a keyframe share its entries
+// with the keyframe before when they have not changed since (most tables
+// do not change for minutes). Entries are never written in place by a
+// keyframe's resumed decode: Set.Clone copies them first.
+func shareEntries(tables, prev []*stringtable.Table) {
+	for i, t := range tables {
+		if i >= len(prev) || prev[i].Name != t.Name || len(prev[i].Entries) != len(t.Entries) {
+			continue
+		}
+		same := true
+		for j, e := range t.Entries {
+			p := prev[i].Entries[j]
+			if e.Index != p.Index || e.Key != p.Key || len(e.Value) != len(p.Value) || len(e.Value) > 0 && &e.Value[0] != &p.Value[0] {
+				same = false
+				break
+			}
+		}
+		if same {
+			t.Entries = prev[i].Entries
+		}
+	}
 }
