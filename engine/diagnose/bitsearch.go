@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/dembug/dembug/engine/entity"
@@ -120,7 +121,7 @@ func (c *Case) symptomEnd(at uint) uint {
 
 // windowsBack is how many windows before each symptom are searched, the
 // nearest first.
-const windowsBack = 3
+const windowsBack = 5
 
 // searchBits tries, at every bit from a symptom back over BitWindow bits
 // (and windowsBack windows before that while nothing aligns), inserting a
@@ -174,6 +175,16 @@ func aligns(res entity.Result) bool {
 	return !res.Misaligned && res.Err == nil && res.BadDeletions == 0
 }
 
+// spent is what a trial's decode from bit from, of an edit at bit q,
+// costs the budget: the bits it read past the edit, and a 32nd of those
+// before it (a full frame's long update is read again from its start by
+// every trial inside it, quickly: nothing differs there).
+func spent(res entity.Result, from, q uint) int64 {
+	end := max(res.EndBit, from)
+	q = min(max(q, from), end)
+	return int64(end-q) + int64(q-from)/32
+}
+
 // searchWindow is searchBits over the window of BitWindow bits that ends
 // at bit hi: nil when no edit there makes the message decode aligned.
 func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
@@ -215,7 +226,7 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 			// an error: a candidate, decoded to the end when ranked.
 			w.StopAt = hi + sensibleFor
 			res := cp.table.Snapshot().ApplyWhatIf(&c.Msg, nil, w)
-			*budget -= int64(res.EndBit - min(res.EndBit, cp.at.Bit))
+			*budget -= spent(res, cp.at.Bit, q)
 			if aligns(res) || res.Unfinished {
 				alive = append(alive, trial{w: w, cp: cp})
 			}
@@ -230,10 +241,10 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 	for i := range alive {
 		tr := &alive[i]
 		w := tr.w
-		w.StopAt = end
+		w.StopAt, w.WholeAfter = end, lo
 		tr.rec = &provenance.Message{}
 		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, tr.rec, w)
-		*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+		*budget -= spent(res, tr.cp.at.Bit, tr.w.Bit)
 	}
 	// The values the message's entities send next and the values the
 	// message sends outside the window, from the first candidate (by a
@@ -241,7 +252,7 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 	if c.future == nil {
 		c.rank(alive, lo, end)
 		for i := range alive {
-			if *budget <= 0 {
+			if i >= maxVerified || *budget <= 0 {
 				return nil
 			}
 			if t, rec, ok := c.finish(&alive[i], budget, true); ok {
@@ -285,7 +296,7 @@ func (c *Case) rank(alive []trial, lo, end uint) {
 
 // maxVerified bounds how many ranked candidates are decoded to the end in
 // search of one that aligns.
-const maxVerified = 64
+const maxVerified = 16
 
 // trial is an edit of the bit search that reads sensibly past its window.
 type trial struct {
@@ -310,7 +321,7 @@ func (c *Case) finish(tr *trial, budget *int64, record bool) (*entity.Table, *pr
 			break
 		}
 		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, nil, w)
-		*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+		*budget -= spent(res, tr.cp.at.Bit, tr.w.Bit)
 		if !res.Unfinished {
 			if !aligns(res) {
 				return nil, nil, false
@@ -326,7 +337,7 @@ func (c *Case) finish(tr *trial, budget *int64, record bool) (*entity.Table, *pr
 		rec = &provenance.Message{}
 	}
 	res := t.ApplyWhatIf(&c.Msg, rec, w)
-	*budget -= int64(res.EndBit - min(res.EndBit, tr.cp.at.Bit))
+	*budget -= spent(res, tr.cp.at.Bit, tr.w.Bit)
 	return t, rec, aligns(res)
 }
 
@@ -339,7 +350,7 @@ func (c *Case) prefixCosts(p plausibility, lo uint) func(uint) float64 {
 	sum := 0.0
 	for i := range c.Record.Fields {
 		f := &c.Record.Fields[i]
-		if f.Start < lo {
+		if !within(f, lo, math.MaxUint) {
 			continue
 		}
 		sum += p.fieldCost(c.Record, f)

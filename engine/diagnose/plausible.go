@@ -44,13 +44,17 @@ func (c *Case) plausibility() plausibility {
 func (p plausibility) editCost(rec *provenance.Message, lo, hi uint) float64 {
 	cost := 0.0
 	for i := range rec.Fields {
-		f := &rec.Fields[i]
-		if f.Start < lo || f.Start >= hi {
-			continue
+		if f := &rec.Fields[i]; within(f, lo, hi) {
+			cost += p.fieldCost(rec, f)
 		}
-		cost += p.fieldCost(rec, f)
 	}
 	return cost
+}
+
+// within reports whether a field's value or its path lies from bit lo to
+// bit hi: an edit among an update's paths changes values read far after.
+func within(f *provenance.Field, lo, hi uint) bool {
+	return f.Start >= lo && f.Start < hi || f.Op.Start >= lo && f.Op.Start < hi
 }
 
 // fieldCost is how implausible one value of a recorded message is: its
@@ -59,8 +63,14 @@ func (p plausibility) editCost(rec *provenance.Message, lo, hi uint) float64 {
 // intrinsic look (a short decimal, the magnitude of its neighbours).
 func (p plausibility) fieldCost(rec *provenance.Message, f *provenance.Field) float64 {
 	next, ok := p.future[futureKey{rec.Updates[f.Update].Index, f.Path}]
-	cost := weight(Field(f, p.exists)) + expectedChange(f.Prev, next, f.Value, ok, scaleOf(f.Decoder))
-	return cost + digitsCost(f) + magnitudeCost(f.Prev, next, f.Value, ok) + p.unseenCost(f)
+	prev := f.Prev // a created entity's comes from its instance baseline, a recent state
+	cost := weight(Field(f, p.exists)) + expectedChange(prev, next, f.Value, ok, scaleOf(f.Decoder))
+	if ok || prev.Kind != decoder.KindNone {
+		// A value its neighbours in time vouch for: a repair that reads
+		// one more of those is the likelier, not the costlier.
+		cost -= agreement
+	}
+	return cost + digitsCost(f) + magnitudeCost(prev, next, f.Value, ok) + p.unseenCost(f)
 }
 
 // seenKey is a discrete value of a field, by the field's name without
@@ -174,7 +184,10 @@ func scaleOf(d *decoder.Decoder) float64 {
 func expectedChange(prev, next, v decoder.Value, haveNext bool, scale float64) float64 {
 	if prev.Kind == decoder.KindNone {
 		if !haveNext {
-			return 0 // nothing to compare with: no evidence either way
+			// Nothing to compare with: a field never sent before nor
+			// after, which a misread path names more often than a real
+			// one does.
+			return noEvidence
 		}
 		return change(next, v, scale)
 	}
@@ -183,18 +196,7 @@ func expectedChange(prev, next, v decoder.Value, haveNext bool, scale float64) f
 			// Counters, enums and indexes jump: with nothing after it,
 			// how far an integer moved says little, mostly whether it did
 			// (and a little, how far in bits).
-			if prev.U == v.U {
-				return 0
-			}
-			a, b := prev.U, v.U
-			if v.Kind == decoder.KindInt {
-				a, b = uint64(prev.Int64()-math.MinInt64), uint64(v.Int64()-math.MinInt64)
-			}
-			d := a - b
-			if b > a {
-				d = b - a
-			}
-			return step * (1 + float64(bits.Len64(d))/16)
+			return jump(prev, v)
 		}
 		return change(prev, v, scale)
 	}
@@ -203,7 +205,12 @@ func expectedChange(prev, next, v decoder.Value, haveNext bool, scale float64) f
 	x, okX := number(v)
 	if okP && okN && okX && prev.Kind == v.Kind && next.Kind == v.Kind {
 		mid := (pv + n) / 2
-		return min(relative(mid, x, scale), change(prev, v, scale)+step, change(next, v, scale)+step)
+		c := min(relative(mid, x, scale), change(prev, v, scale)+step, change(next, v, scale)+step)
+		if v.Kind == decoder.KindInt || v.Kind == decoder.KindUint {
+			// Or an enum or flags that jumped to or from v.
+			c = min(c, jump(prev, v)+step, jump(next, v)+step)
+		}
+		return c
 	}
 	if prev.Kind == decoder.KindVector && next.Kind == decoder.KindVector && v.Kind == decoder.KindVector && prev.N == v.N && next.N == v.N {
 		mid := prev
@@ -216,7 +223,7 @@ func expectedChange(prev, next, v decoder.Value, haveNext bool, scale float64) f
 }
 
 // change is Change with numbers measured against the field's scale when
-// it has one, and strings by the start they share.
+// it has one, strings by the start they share, handles by being the same.
 func change(prev, v decoder.Value, scale float64) float64 {
 	switch {
 	case prev.Kind == decoder.KindString && v.Kind == decoder.KindString:
@@ -229,6 +236,13 @@ func change(prev, v decoder.Value, scale float64) float64 {
 			n++
 		}
 		return 0.5 * (1 - float64(n)/float64(max(len(a), len(b))))
+	case prev.Kind == decoder.KindHandle && v.Kind == decoder.KindHandle:
+		// An entity or another: how near two handles' numbers lie says
+		// nothing.
+		if prev.U == v.U {
+			return 0
+		}
+		return 0.5
 	case scale <= 0 || prev.Kind != v.Kind:
 		return Change(prev, v)
 	case v.Kind == decoder.KindFloat:
@@ -241,6 +255,26 @@ func change(prev, v decoder.Value, scale float64) float64 {
 		return sum / float64(v.N)
 	}
 	return Change(prev, v)
+}
+
+// jump is what an integer's moving from prev to v costs where integers
+// jump (counters, enums, flags, indexes): whether it moved, and a little,
+// growing with how many bits the move takes (a health of 582 does not
+// become 513796).
+func jump(prev, v decoder.Value) float64 {
+	if prev.U == v.U {
+		return 0
+	}
+	a, b := prev.U, v.U
+	if v.Kind == decoder.KindInt {
+		a, b = uint64(prev.Int64()-math.MinInt64), uint64(v.Int64()-math.MinInt64)
+	}
+	d := a - b
+	if b > a {
+		d = b - a
+	}
+	n := float64(bits.Len64(d)) / 8
+	return step * (1 + n*n)
 }
 
 // relative is how far b is from a, against scale (or a's own size), at
@@ -256,6 +290,14 @@ func relative(a, b, scale float64) float64 {
 	}
 	return math.Min(d, 1)
 }
+
+// noEvidence is what a value with no neighbour in time costs: about what a
+// value sent costs against its neighbours.
+const noEvidence = 0.03
+
+// agreement is what a value with a neighbour in time earns: more than a
+// value that moves steadily costs, less than a misread.
+const agreement = 0.02
 
 // step is what being equal to a neighbour rather than between them, or
 // an integer's moving at all, costs.
@@ -285,8 +327,9 @@ const digitCost = 0.003
 // needs six to nine, and which of those it needs says nothing.
 const maxDigits = 6
 
-// digitsCost is digitCost per significant digit of a raw 32-bit float
-// (each component of a vector of them).
+// digitsCost is digitCost per significant digit a raw 32-bit float (each
+// component of a vector of them) needs fewer than maxDigits, taken off: a
+// bonus, so that reading one more float costs nothing in itself.
 func digitsCost(f *provenance.Field) float64 {
 	d := f.Decoder
 	if d == nil {
@@ -307,7 +350,7 @@ func digitsCost(f *provenance.Field) float64 {
 	}
 	cost := 0.0
 	for i := 0; i < n; i++ {
-		cost += digitCost * float64(min(significantDigits(v.F[i]), maxDigits))
+		cost -= digitCost * float64(maxDigits-min(significantDigits(v.F[i]), maxDigits))
 	}
 	return cost
 }

@@ -72,3 +72,19 @@ func TestUnseenValues(t *testing.T) {
 		t.Fatal("a field with no values known costs")
 	}
 }
+
+// Flags that jump for one message (0, 32, 0) are not a misread; a count
+// that moves steadily is best between its neighbours.
+func TestIntegersJumpOrMove(t *testing.T) {
+	zero := decoder.Uint(0)
+	if c := expectedChange(zero, zero, decoder.Uint(32), true, 0); c > 0.05 {
+		t.Fatalf("flags 0, 32, 0 cost %g", c)
+	}
+	prev, next := decoder.Uint(63), decoder.Uint(66)
+	if mid, at := expectedChange(prev, next, decoder.Uint(64), true, 0), expectedChange(prev, next, decoder.Uint(66), true, 0); mid >= at {
+		t.Fatalf("63, 64, 66 costs %g; 63, 66, 66 %g", mid, at)
+	}
+	if small, big := jump(decoder.Uint(582), decoder.Uint(600)), jump(decoder.Uint(582), decoder.Uint(513796)); small*3 > big {
+		t.Fatalf("582 to 600 costs %g, to 513796 %g", small, big)
+	}
+}

@@ -681,8 +681,8 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 	ser := c.Serializer
 	hot := ser.Hot()
 	stop := uint(0)
-	if t.whatIf != nil {
-		stop = t.whatIf.StopAt
+	if w := t.whatIf; w != nil && (w.WholeAfter == 0 || pathStart+pathBits <= w.WholeAfter) {
+		stop = w.StopAt
 	}
 	for i := range paths {
 		p := &paths[i]

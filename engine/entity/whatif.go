@@ -38,6 +38,10 @@ type WhatIf struct {
 	// needs to know whether an edit reads sensibly for a while past the
 	// damage. The table is then left inside an update.
 	StopAt uint
+	// WholeAfter, when set, keeps StopAt from stopping inside an update
+	// whose field paths end past this bit: a search that records what an
+	// edit among an update's paths changes needs the values they name.
+	WholeAfter uint
 }
 
 // Resume is an update boundary inside a message: the update about to be
