@@ -32,6 +32,17 @@ type Detail struct {
 	// (svc_ServerInfo's max_classes): floor(log2 max_classes) + 1.
 	ClassIDBits uint
 	MaxClasses  int32
+	// Baselines are the instance baselines the message's creates start
+	// from, by class id, decoded with recording on (offsets inside the
+	// baseline). A class without a baseline is absent.
+	Baselines map[int32]Baseline
+}
+
+// Baseline is one class's instance baseline as recorded.
+type Baseline struct {
+	Rec  *provenance.Message
+	Data []byte
+	Err  error // the baseline did not decode to its end
 }
 
 // Node is an entity's state: values and nested serializers, by field
@@ -183,6 +194,22 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
 		det.Snaps = snapsAfter(rec, d.r.Entities)
+		for _, u := range rec.Updates {
+			if u.Op != provenance.Create {
+				continue
+			}
+			if _, ok := det.Baselines[u.ClassID]; ok {
+				continue
+			}
+			b, err := d.r.Entities.RecordBaseline(u.ClassID)
+			if b == nil {
+				continue
+			}
+			if det.Baselines == nil {
+				det.Baselines = map[int32]Baseline{}
+			}
+			det.Baselines[u.ClassID] = Baseline{Rec: b, Data: append([]byte(nil), d.r.Entities.Baseline(u.ClassID)...), Err: err}
+		}
 	}
 	for d.last < cmd {
 		c, err := d.r.Step()

@@ -153,3 +153,22 @@ func (m *Model) tableSections() []views.InspectorSection {
 	m.cache.table = []views.InspectorSection{{Title: "String-table entries", Lines: l}}
 	return m.cache.table
 }
+
+// ExplainBaseline lists what a create started from: each field its class's
+// instance baseline sets, with its bit offset and length inside the
+// baseline, before the create's own fields are applied over it.
+func ExplainBaseline(b session.Baseline, class string) views.InspectorSection {
+	l := []views.InspectorLine{{Text: fmt.Sprintf("the instancebaseline entry of %s: %s of entity fields without an update header; the create's fields are applied over these", class, bitio.Size(uint(len(b.Data))*8)), Style: views.LineDim}}
+	const maxShown = 60
+	for i, f := range b.Rec.Fields {
+		if i == maxShown {
+			l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more fields", len(b.Rec.Fields)-maxShown), Style: views.LineDim})
+			break
+		}
+		l = append(l, views.InspectorLine{Label: f.Name, Text: fmt.Sprintf("%s  (%s, %s)", f.Value, bitio.Offset(f.Start), bitio.Size(f.Bits))})
+	}
+	if b.Err != nil {
+		l = append(l, views.InspectorLine{Label: "error", Text: b.Err.Error(), Style: views.LineError})
+	}
+	return views.InspectorSection{Title: "Baseline", Lines: l}
+}

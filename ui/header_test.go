@@ -37,7 +37,7 @@ func TestScreenCreateHeader(t *testing.T) {
 		if !wide(s) {
 			return
 		}
-		for _, want := range []string{"Header, bit by bit", "class id"} {
+		for _, want := range []string{"class id", "max_classes 5", "── Baseline", "m_iTeamNum     3"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("screen lacks %q", want)
 			}

@@ -356,8 +356,14 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 				}
 				out = append(out, Explain(in)...)
 				if sh.field == 0 {
-					// The update's header comes just before its first field.
+					// The update's header comes just before its first field,
+					// and a create starts from its class's baseline.
 					out = append(out, ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
+					if u := &sh.rec.Updates[sh.upd]; u.Op == provenance.Create {
+						if b, ok := d.Baselines[u.ClassID]; ok {
+							out = append(out, ExplainBaseline(b, u.Class))
+						}
+					}
 				}
 			case wi != nil && m.sel.Field >= 0:
 				out = append(out, views.InspectorSection{Title: "Field", Lines: []views.InspectorLine{
