@@ -166,8 +166,8 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 			h.Field = -1
 		}
 		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
-		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next)", j.q, m.ix.Commands[h.Cmd].Tick), false)
-		return tea.Batch(cmd, m.resumeGrading())
+		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[h.Cmd].Tick), false)
+		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))
 	}
 	j.hits = append(j.hits, msg.st.Hits...)
 	if !msg.st.Done {

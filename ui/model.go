@@ -152,6 +152,10 @@ type Model struct {
 	cache     viewCache
 	wireTitle string // the wire tree's title, with the cache's wire
 
+	// The count of a search's matches, running after it found one.
+	count    *countJob
+	countGen uint64
+
 	// The suspect of the first misaligned message as check names it.
 	located *located
 
@@ -285,6 +289,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	case detailMsg:
 		m.onDetail(msg)
 		return m, m.resumeGrading()
+	case countMsg:
+		return m, m.onCount(msg)
 	case *located:
 		m.onLocate(msg)
 	case alignMsg:

@@ -72,7 +72,7 @@ func TestSearchPromptAndEntityCount(t *testing.T) {
 	hs.typ("m_iItemID")
 	hs.keys("enter")
 	first := hs.m.sel
-	if !strings.Contains(hs.m.note, `"m_iItemID": at tick`) {
+	if !strings.Contains(hs.m.note, `"m_iItemID": match 1 of `) {
 		t.Fatalf("note %q", hs.m.note)
 	}
 	hs.keys("/")
@@ -80,7 +80,7 @@ func TestSearchPromptAndEntityCount(t *testing.T) {
 		t.Fatalf("the prompt keeps %q", hs.m.input)
 	}
 	hs.keys("enter")
-	if !strings.Contains(hs.m.note, `"m_iItemID": at tick`) || hs.m.sel == first {
+	if !strings.Contains(hs.m.note, `"m_iItemID": match 2 of `) || hs.m.sel == first {
 		t.Fatalf("/ enter: note %q, selection %+v (was %+v)", hs.m.note, hs.m.sel, first)
 	}
 	hs.keys("e")

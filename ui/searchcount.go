@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dembug/dembug/session"
+)
+
+// A search stops at its first match (on a long file the rest may be far
+// off); once it is shown, the matches of the whole file are counted in the
+// background and the note becomes "match i of N".
+
+// countJob counts the matches of a search that found at.
+type countJob struct {
+	gen  uint64
+	q    string
+	s    *session.Scan
+	hits []session.Hit
+	at   session.Hit
+	tick int32
+}
+
+type countMsg struct {
+	gen uint64
+	st  session.ScanStep
+}
+
+// startCount counts the file's matches of q; at is the match shown.
+func (m *Model) startCount(q string, at session.Hit) tea.Cmd {
+	m.countGen++
+	m.count = &countJob{gen: m.countGen, q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
+		s: session.NewFilter(m.data, m.opts.Aliases, session.NewMatcher(q), len(m.ix.Commands))}
+	return m.countStep()
+}
+
+func (m *Model) countStep() tea.Cmd {
+	j, budget := m.count, m.opts.IndexBudget
+	return safe(func() tea.Msg { return countMsg{j.gen, j.s.Step(budget)} })
+}
+
+func (m *Model) onCount(msg countMsg) tea.Cmd {
+	j := m.count
+	if j == nil || msg.gen != j.gen {
+		return nil
+	}
+	j.hits = append(j.hits, msg.st.Hits...)
+	if !msg.st.Done {
+		return m.countStep()
+	}
+	m.count = nil
+	if msg.st.Err != nil {
+		return nil
+	}
+	nth := 0
+	for _, h := range j.hits {
+		if h.Cmd < j.at.Cmd || h.Cmd == j.at.Cmd && (h.Inner < j.at.Inner || h.Inner == j.at.Inner && h.Upd <= j.at.Upd) {
+			nth++
+		}
+	}
+	// Said only while the match is still the selection.
+	if mi := m.ix.MsgByInner(j.at.Cmd, j.at.Inner); m.sel.Cmd == j.at.Cmd && m.sel.Msg == mi && m.sel.Upd == j.at.Upd && nth > 0 {
+		m.setNote(fmt.Sprintf("%q: match %d of %d, at tick %d (/ enter for the next)", j.q, nth, len(j.hits), j.tick), false)
+	}
+	return nil
+}
