@@ -26,6 +26,9 @@ func main() {
 	os.Exit(run())
 }
 
+// openTUI starts the debugger (tests script it).
+var openTUI = ui.Run
+
 func run() (code int) {
 	// No stack trace ever reaches a user: a panic becomes one line.
 	defer func() {
@@ -37,7 +40,7 @@ func run() (code int) {
 	cli.SetSample(sample.Replay)
 	cli.SetGameSample("cs2", sample.CS2)
 	cli.Budget = true
-	cli.OpenTUI = ui.Run
+	cli.OpenTUI = openTUI
 	cli.OpenTUICompare = ui.RunCompare
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {

@@ -150,16 +150,14 @@ func setBudget(args []string) {
 	budget.Set(176<<20+10*size, 232<<20+14*size)
 }
 
-// MaxFileSize is the largest replay dembug reads (whole, into memory): an
-// hour-long match is a few hundred MB.
-const MaxFileSize = 2 << 30
-
-// readFile reads a replay. Only regular files are read, and only up to
-// MaxFileSize: a device (/dev/zero) or a pipe could send without end.
+// readFile reads a replay whole: only a regular file of at most
+// mapfile.MaxSize bytes (mapfile.Refuse).
 func readFile(path string) ([]byte, error) {
 	// Stat before opening: opening a named pipe waits for a writer.
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
+	if st, err := os.Stat(path); err == nil {
+		if err := mapfile.Refuse(path, st); err != nil {
+			return nil, err
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -170,11 +168,8 @@ func readFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("cannot read %s: %d bytes, over the %d-byte limit for a replay", path, st.Size(), int64(MaxFileSize))
+	if err := mapfile.Refuse(path, st); err != nil {
+		return nil, err
 	}
 	// Read what Stat promised, and no more, should the file grow.
 	data := make([]byte, st.Size())
@@ -183,21 +178,6 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	return data[:n], nil
-}
-
-// fileKind names what a non-regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // ExitError carries an exit code without printing anything more.

@@ -25,16 +25,22 @@ func RunCompare(path string, data []byte, a schema.Aliases, res *compare.Result)
 	return run(path, data, Options{Aliases: a, Compare: res})
 }
 
-func run(path string, data []byte, o Options) (err error) {
+func run(path string, data []byte, o Options) error {
+	o.NoColor = noColor()
+	return RunWith(path, data, o)
+}
+
+// RunWith is Run with options and program options (a scripted input, a
+// fixed window size: tests run the debugger as a program this way).
+func RunWith(path string, data []byte, o Options, po ...tea.ProgramOption) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
 	tuneGC()
-	o.NoColor = noColor()
 	m := New(path, data, o)
-	final, err := tea.NewProgram(m).Run()
+	final, err := tea.NewProgram(m, po...).Run()
 	if err != nil {
 		if errors.Is(err, tea.ErrProgramPanic) {
 			return errors.New("internal error in the terminal UI")
@@ -61,7 +67,8 @@ func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	// A lower limit (the memory budget's for a small file) stays.
+	if os.Getenv("GOMEMLIMIT") == "" && debug.SetMemoryLimit(-1) > 420<<20 {
 		debug.SetMemoryLimit(420 << 20)
 	}
 }

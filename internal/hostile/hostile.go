@@ -31,8 +31,9 @@ type Shape struct {
 // Shapes lists every crafted file.
 func Shapes() []Shape {
 	return []Shape{
-		{"wide-creates", "a class of 65,536 fields whose baseline sets the last, created 16,384 times", func() ([]byte, error) { return WideCreates(65536, 16384, false) }},
-		{"wide-kids", "a class of 30,000 nested tables whose baseline sets the last, created 16,384 times", func() ([]byte, error) { return WideCreates(30000, 16384, true) }},
+		{"wide-creates", "a class of 65,536 fields whose baseline sets the last, created 16,384 times", func() ([]byte, error) { return WideCreates(65536, 16384, false, -1) }},
+		{"wide-creates-set", "the same, each create setting field 255 (the last kept in place), 4 times over", func() ([]byte, error) { return WideCreates(65536, 4*16384, false, 255) }},
+		{"wide-kids", "a class of 30,000 nested tables whose baseline sets the last, created 16,384 times", func() ([]byte, error) { return WideCreates(30000, 16384, true, -1) }},
 		{"array-index", "element 16,383 of 2,000 variable arrays in each of 50 entities", func() ([]byte, error) { return ArrayIndex(2000, 50, 16383) }},
 		{"table-index", "element 16,383 of 500 variable tables of 8 fields in each of 50 entities", func() ([]byte, error) { return TableIndex(500, 50, 16383) }},
 		{"stringtable-index", "200 string tables with one entry at index 2^20-2", func() ([]byte, error) { return StringTableIndex(200, 1<<20-2) }},
@@ -71,9 +72,9 @@ func path(idx ...int32) fieldpath.Path {
 }
 
 // WideCreates: a class of width fields (bools, or with kids nested tables
-// of one bool each) whose baseline sets the last; creates entities with no
-// fields of their own, over and over.
-func WideCreates(width, creates int, kids bool) ([]byte, error) {
+// of one bool each) whose baseline sets the last; creates entities, with
+// field set set (none when negative), over and over.
+func WideCreates(width, creates int, kids bool, set int32) ([]byte, error) {
 	sers := []writer.SerializerSpec{{Name: "CInner", Fields: []writer.FieldSpec{writer.Field("m_b", "bool")}}}
 	wide := writer.SerializerSpec{Name: "CWide"}
 	for i := range width {
@@ -98,12 +99,16 @@ func WideCreates(width, creates int, kids bool) ([]byte, error) {
 	if err := d.Signon(); err != nil {
 		return nil, err
 	}
-	const perPacket = 1024
+	const perPacket = 4096
 	tick := int32(0)
 	for done := 0; done < creates; {
 		fr := d.Frame()
 		for i := 0; i < perPacket && done < creates; i++ {
-			if err := fr.Create(int32(i), 0, uint32(done), writer.Changes{}); err != nil {
+			ch := writer.Changes{}
+			if set >= 0 {
+				ch[path(set)] = decoder.Bool(true)
+			}
+			if err := fr.Create(int32(i), 0, uint32(done%(1<<17)), ch); err != nil {
 				return nil, err
 			}
 			done++

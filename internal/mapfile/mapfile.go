@@ -8,6 +8,7 @@ package mapfile
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -18,8 +19,47 @@ type File struct {
 	mapped bool
 }
 
-// Open maps (or reads) the file at path.
+// MaxSize is the largest replay Open takes: an hour-long match is a few
+// hundred MB.
+const MaxSize = 2 << 30
+
+// Refuse says why a file at path is not read as a replay: only regular
+// files are (a device such as /dev/zero, or a pipe, could send without
+// end), and only up to MaxSize. Nil when it may be read.
+func Refuse(path string, st os.FileInfo) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxSize {
+		return fmt.Errorf("cannot read %s: %d bytes, over the %d-byte limit for a replay", path, st.Size(), int64(MaxSize))
+	}
+	return nil
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// Open maps (or reads) the file at path, a regular file of at most
+// MaxSize bytes (Refuse).
 func Open(path string) (*File, error) {
+	// Stat before opening: opening a named pipe waits for a writer.
+	if st, err := os.Stat(path); err == nil {
+		if err := Refuse(path, st); err != nil {
+			return nil, err
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
@@ -29,16 +69,21 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
+	if err := Refuse(path, st); err != nil {
+		return nil, err
+	}
 	if st.Mode().IsRegular() && st.Size() > 0 && st.Size() == int64(int(st.Size())) {
 		if data, err := mmap(f, int(st.Size())); err == nil {
 			return &File{Data: data, mapped: true}, nil
 		}
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	// Read what Stat promised, and no more, should the file grow.
+	data := make([]byte, st.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	return &File{Data: data}, nil
+	return &File{Data: data[:n]}, nil
 }
 
 // Mapped reports whether Data is a memory map.

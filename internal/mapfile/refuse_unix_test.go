@@ -1,0 +1,29 @@
+//go:build unix
+
+package mapfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Devices, pipes and directories are refused at once, not read until
+// memory runs out (or, for a pipe, waited on).
+func TestOpenRefusesNonRegularFiles(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.dem")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for path, want := range map[string]string{"/dev/zero": "a device", fifo: "a named pipe", t.TempDir(): "a directory"} {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		_, err := Open(path)
+		if err == nil || !strings.Contains(err.Error(), "not a regular file ("+want+")") {
+			t.Errorf("%s: %v, want it refused as %s", path, err, want)
+		}
+	}
+}
