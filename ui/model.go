@@ -151,6 +151,8 @@ type Model struct {
 
 	cache     viewCache
 	wireTitle string // the wire tree's title, with the cache's wire
+	wireSel   int    // the wire tree's selected row
+	wireBody  []byte // the body the wire tree shows
 
 	// The count of a search's matches, running after it found one.
 	count    *countJob

@@ -445,6 +445,12 @@ func (m *Model) curFields() []provenance.Field {
 }
 
 func (m *Model) moveField(delta int) {
+	if _, ok := m.wireSelected(); ok {
+		if n := len(m.cache.wire); n > 0 {
+			m.wireSel = clamp(m.wireSel+delta, 0, n-1)
+		}
+		return
+	}
 	if wi := m.wiHere(); wi != nil {
 		m.moveDiffRow(wi, delta)
 		return

@@ -233,7 +233,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	}
 	if name, ok := m.wireSelected(); ok {
 		return "Wire · " + name, views.WireTree(views.WireTreeInput{
-			Lines: m.cache.wire, Note: m.cache.wireNote, Empty: "empty body", Width: w, Height: h, Theme: m.theme,
+			Lines: m.cache.wire, Selected: m.wireSel, Note: m.cache.wireNote, Empty: "empty body", Width: w, Height: h, Theme: m.theme,
 		})
 	}
 	return title, views.FieldTable(views.FieldTableInput{Selected: -1, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme})
@@ -264,8 +264,9 @@ func (m *Model) wireSelected() (string, bool) {
 		idx = s.Msg
 	}
 	if key := [2]int{s.Cmd + 1, idx}; m.cache.wireKey != key {
-		m.cache.wireKey, m.cache.wire, m.cache.wireNote = key, nil, ""
+		m.cache.wireKey, m.cache.wire, m.cache.wireNote, m.wireSel = key, nil, "", 0
 		body, err := session.Body(m.data, c, idx)
+		m.wireBody = body
 		var rows []session.WireRow
 		if err == nil {
 			rows, err = session.WireRows(name, body)
@@ -288,6 +289,15 @@ func (m *Model) wireSelected() (string, bool) {
 
 // countAnomalous counts the fields in [first, first+n) with any anomaly.
 func (m *Model) bitsPane(w, h int) (string, string) {
+	if name, ok := m.wireSelected(); ok {
+		// The body's bytes, with the selected wire field's.
+		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
+		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
+			l := m.cache.wire[r]
+			in.Spans, in.Selected = []views.Span{{Start: uint(l.Offset) * 8, Len: uint(l.Len) * 8, Kind: views.SpanValue}}, 0
+		}
+		return "Bitstream · " + name, views.HexBits(in)
+	}
 	sh, ok := m.shown()
 	if !ok {
 		return "Bitstream", m.theme.Dim.Render(" select a packet-entities message or update")

@@ -69,3 +69,28 @@ func TestScreenStringTableEntries(t *testing.T) {
 		}
 	})
 }
+
+// j in the fields pane moves through the wire tree, and the bitstream
+// shows the body with the selected field's bytes (svc_ServerInfo's
+// game_dir, at byte 9).
+func TestScreenWireSelect(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "j", "right", "j")
+		for i := 0; i < 8 && hs.m.focus != paneFields; i++ {
+			hs.keys("tab")
+		}
+		hs.keys("j", "j", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if hs.m.wireSel != 3 || hs.m.focus != paneFields {
+			t.Fatalf("wire row %d selected, focus on pane %d", hs.m.wireSel, hs.m.focus)
+		}
+		if !wide(s) {
+			return
+		}
+		for _, want := range []string{"> 0x9", "Bitstream · svc_ServerInfo", "0x9.0 +34 bytes"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("screen lacks %q", want)
+			}
+		}
+	})
+}

@@ -18,17 +18,18 @@ type WireLine struct {
 
 // WireTreeInput is everything WireTree needs.
 type WireTreeInput struct {
-	Lines  []WireLine
-	Empty  string
-	Note   string // a line after the tree (a parse error)
-	Width  int
-	Height int
-	Theme  Theme
+	Lines    []WireLine
+	Selected int // index into Lines, -1 for none
+	Empty    string
+	Note     string // a line after the tree (a parse error)
+	Width    int
+	Height   int
+	Theme    Theme
 }
 
 // WireTree renders a message body as its protobuf fields, nested ones
 // indented under their parent: byte offset, field number and name, wire
-// type, length and value. Lines past the height are counted on the last.
+// type, length and value. The selected line is marked '>' and kept in view.
 func WireTree(in WireTreeInput) string {
 	t := in.Theme
 	w := max(in.Width, 1)
@@ -46,19 +47,22 @@ func WireTree(in WireTreeInput) string {
 	if in.Note != "" {
 		n++
 	}
-	shown := n
-	if n > body {
-		shown = max(body-1, 0)
-	}
-	for i := 0; i < shown && i < len(in.Lines); i++ {
+	top := scrollTop(n, body, in.Selected, 0)
+	for i := top; i < top+body && i < n; i++ {
+		if i == len(in.Lines) {
+			lines = append(lines, t.paint(t.Error, Fit("  "+in.Note, w)))
+			break
+		}
 		l := in.Lines[i]
-		s := fmt.Sprintf("  0x%-4x %s %-7s %5d  %s", l.Offset, Fit(wireName(l), nameW), l.Type, l.Len, narrow(l.Value))
-		lines = append(lines, Fit(s, w))
-	}
-	if shown < n {
-		lines = append(lines, t.paint(t.Dim, Fit(fmt.Sprintf("  … %d more", n-shown), w)))
-	} else if in.Note != "" {
-		lines = append(lines, t.paint(t.Error, Fit("  "+in.Note, w)))
+		mark := " "
+		if i == in.Selected {
+			mark = ">"
+		}
+		s := Fit(fmt.Sprintf("%s 0x%-4x %s %-7s %5d  %s", mark, l.Offset, Fit(wireName(l), nameW), l.Type, l.Len, narrow(l.Value)), w)
+		if i == in.Selected {
+			s = t.paint(t.SelectedValue, s)
+		}
+		lines = append(lines, s)
 	}
 	return strings.Join(lines, "\n")
 }
