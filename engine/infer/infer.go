@@ -10,6 +10,7 @@ package infer
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"sort"
 	"sync"
@@ -491,16 +492,28 @@ func (c *Case) scoreAll(hs []hypothesis, window int) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var panicked atomic.Value
 	for _, w := range c.workers[:n] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic here would end the process with a stack trace:
+			// it goes on in the caller's goroutine instead, whose
+			// caller turns it into an error.
+			defer func() {
+				if p := recover(); p != nil {
+					panicked.CompareAndSwap(nil, fmt.Sprint(p))
+				}
+			}()
 			for i := int(next.Add(1)) - 1; i < len(hs); i = int(next.Add(1)) - 1 {
 				hs[i].sc = w.score(&hs[i], window, false)
 			}
 		}()
 	}
 	wg.Wait()
+	if p := panicked.Load(); p != nil {
+		panic(p)
+	}
 }
 
 // readSignature is how a hypothesis reads the fields of its name that the

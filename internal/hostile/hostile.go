@@ -44,6 +44,9 @@ func Shapes() []Shape {
 		{"broken-size", "a command whose size varint never ends", func() ([]byte, error) { return BrokenSize() }},
 		{"updated-entries", "packet-entities messages claiming -1 and 2^32+3 updates", func() ([]byte, error) { return UpdatedEntries() }},
 		{"snappy-bomb", "packets whose snappy bodies expand 21 times to 60 MiB, again and again", func() ([]byte, error) { return SnappyBomb(2) }},
+		{"schema-cycle", "a serializer that points to itself, and a create of it", func() ([]byte, error) { return SchemaChain(0, true) }},
+		{"schema-deep", "serializers nested 5,000 deep", func() ([]byte, error) { return SchemaChain(5000, false) }},
+		{"schema-16", "serializers nested 16 deep, and a create of the outermost reading garbage paths", func() ([]byte, error) { return SchemaChain(16, false) }},
 		{"baseline-flood", "64 classes of 4,096 fields, each baseline setting the last, all created", func() ([]byte, error) { return BaselineFlood(64, 4096) }},
 	}
 }
@@ -417,5 +420,46 @@ func BaselineFlood(classes, width int) ([]byte, error) {
 			return nil, err
 		}
 	}
+	return d.Finish(), nil
+}
+
+// SchemaChain: a file whose schema nests serializers depth deep (each a
+// pointer to the next), or, with cycle, one serializer that points to
+// itself; a class of the outermost is created and updated.
+func SchemaChain(depth int, cycle bool) ([]byte, error) {
+	var sers []writer.SerializerSpec
+	if cycle {
+		sers = append(sers, writer.SerializerSpec{Name: "C0", Fields: []writer.FieldSpec{
+			writer.Field("m_b", "bool"), writer.Field("m_next", "C0*").WithSerializer("C0", 0)}})
+	} else {
+		for i := depth - 1; i >= 0; i-- {
+			fs := []writer.FieldSpec{writer.Field("m_b", "bool")}
+			if i < depth-1 {
+				next := fmt.Sprintf("C%d", i+1)
+				fs = append(fs, writer.Field("m_next", next+"*").WithSerializer(next, 0))
+			}
+			sers = append(sers, writer.SerializerSpec{Name: fmt.Sprintf("C%d", i), Fields: fs})
+		}
+	}
+	d, err := signedOn()
+	if err != nil {
+		return nil, err
+	}
+	// The demo's own schema is the small one; this file's DEM_SendTables
+	// and DEM_ClassInfo replace it.
+	d.File.Command(container.SendTables, -1, writer.SendTablesBody(writer.FlattenedSerializer(sers)), true)
+	d.File.Command(container.ClassInfo, -1, writer.ClassInfoBody([]messages.Class{{ID: 0, NetworkName: "C0", TableName: "C0"}}), false)
+	// A create of C0 whose paths go down the chain: m_next (1) then 1, 1, ...
+	var w bitio.Writer
+	w.UBitVar(0)
+	w.Bits(2, 2)
+	w.Bits(0, 1)
+	w.Bits(0, 17)
+	w.VarUint32(0)
+	for range 64 {
+		w.Bits(0, 1) // PlusOne ops and pushes, whatever they read as: garbage paths
+	}
+	body := writer.PacketEntitiesBody(messages.PacketEntities{MaxEntries: 1 << 14, UpdatedEntries: 1, EntityData: w.Bytes()})
+	d.File.Command(container.Packet, 0, writer.PacketBody(writer.Packet(writer.Inner{Type: messages.SvcPacketEntities, Body: body})), false)
 	return d.Finish(), nil
 }
