@@ -238,13 +238,22 @@ func (c *Case) searchWindow(hi uint, budget *int64) *bitEdit {
 	// Each candidate recorded over the window (and a little past it): the
 	// values before its boundary are the unedited message's.
 	end := hi + 64
+	rec := &provenance.Message{}
 	for i := range alive {
 		tr := &alive[i]
 		w := tr.w
 		w.StopAt, w.WholeAfter = end, lo
-		tr.rec = &provenance.Message{}
-		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, tr.rec, w)
+		res := tr.cp.table.Snapshot().ApplyWhatIf(&c.Msg, rec, w)
 		*budget -= spent(res, tr.cp.at.Bit, tr.w.Bit)
+		// Only what is costed is kept: hundreds of trials in a full
+		// frame's long update would otherwise hold its every value each.
+		kept := &provenance.Message{Updates: append([]provenance.EntityUpdate(nil), rec.Updates...)}
+		for i := range rec.Fields {
+			if within(&rec.Fields[i], lo, end) {
+				kept.Fields = append(kept.Fields, rec.Fields[i])
+			}
+		}
+		tr.rec = kept
 	}
 	// The values the message's entities send next and the values the
 	// message sends outside the window, from the first candidate (by a
