@@ -67,7 +67,7 @@ prompt() {
 	done
 }
 
-rss() { awk '/^VmRSS/ {print int($2/1024)}' "/proc/$pid/status"; }
+rss() { awk '/^VmRSS/ {r=int($2/1024)} /^RssAnon/ {a=int($2/1024)} /^RssFile/ {f=int($2/1024)} END {printf "%d (anon %d, file %d)", r, a, f}' "/proc/$pid/status"; }
 # cpu: the process's CPU seconds so far (user and system).
 cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$pid/stat"; }
 hwm() { awk '/^VmHWM/ {print int($2/1024)}' "/proc/$pid/status"; }

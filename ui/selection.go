@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,13 +22,27 @@ func (m *Model) expanded(k expKey) bool { return m.userExp[k] || m.autoExp[k] }
 func (m *Model) rebuild() {
 	ix := m.ix
 	rows := m.rows[:0]
+	// The expanded commands, in order: a few, against hundreds of
+	// thousands of commands in a long replay.
+	var exp []int32
+	for _, ks := range []map[expKey]bool{m.userExp, m.autoExp} {
+		for k, on := range ks {
+			if on && k.msg == -1 {
+				exp = append(exp, k.cmd)
+			}
+		}
+	}
+	slices.Sort(exp)
 	for ci := range ix.Commands {
 		if m.filter != nil && !m.filterCmd[ci] {
 			continue
 		}
 		c := &ix.Commands[ci]
 		rows = append(rows, tlRow{views.RowCommand, int32(ci), -1, -1})
-		if !m.expanded(expKey{int32(ci), -1}) {
+		for len(exp) > 0 && exp[0] < int32(ci) {
+			exp = exp[1:]
+		}
+		if len(exp) == 0 || exp[0] != int32(ci) {
 			continue
 		}
 		for mi := range c.Msgs {
