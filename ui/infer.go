@@ -66,15 +66,23 @@ func (m *Model) misaligned() bool {
 	return false
 }
 
-func (m *Model) onInfer(msg inferMsg) {
+func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 	if msg.gen != m.gen {
-		return
+		return nil
 	}
 	m.inference = msg.inf
 	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
+		if ch.Break != nil {
+			f := ch.Findings[0]
+			return m.breakSuspect(ch.Break, fmt.Sprintf("first read of %s %s, which decoder choice does not know: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As))
+		}
 	}
+	if m.misaligned() {
+		return m.searchSuspect() // as check: the search when inference found nothing
+	}
+	return nil
 }
 
 // applyInferred opens the file again under the inferred aliases.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 )
@@ -26,12 +27,19 @@ type located struct {
 	applied, nothing bool
 }
 
-// locateCmd searches the first misaligned message for the read that
-// breaks it, as check does.
+// locateCmd finds check's suspect of the first misaligned message. As
+// check, with names decoder choice does not know it waits for the
+// inference (onInfer: its breaking read, or the search when it found
+// nothing); without, it runs the search.
 func (m *Model) locateCmd() tea.Cmd {
-	if m.located != nil {
+	if s := m.in.Schema(); s != nil && len(s.Unknowns()) > 0 {
 		return nil
 	}
+	return m.searchSuspect()
+}
+
+// firstMisaligned is the first misaligned packet-entities message.
+func (m *Model) firstMisaligned() (session.Ref, session.Location, bool) {
 	at := session.None
 	for ci := range m.ix.Commands {
 		for j, msg := range m.ix.Commands[ci].Msgs {
@@ -41,6 +49,49 @@ func (m *Model) locateCmd() tea.Cmd {
 		}
 	}
 	loc, ok := m.ix.Location(at)
+	return at, loc, ok
+}
+
+// breakSuspect makes inference's breaking read (in the message, not a
+// baseline) the suspect, as check does: the record says which field it
+// is.
+func (m *Model) breakSuspect(b *infer.Suspect, why string) tea.Cmd {
+	at, loc, ok := m.firstMisaligned()
+	if !ok || b.InBaseline {
+		return nil
+	}
+	m.located = &located{gen: m.gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
+	gen, data, aliases := m.gen, m.data, m.opts.Aliases
+	return safe(func() tea.Msg {
+		out := &located{gen: gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
+		c, err := diagnose.CaptureAtWith(data, loc, aliases)
+		if err != nil || c == nil || b.Update < 0 || b.Update >= len(c.Record.Updates) {
+			return out
+		}
+		u := &c.Record.Updates[b.Update]
+		for fi := 0; fi < u.NumFields; fi++ {
+			if f := &c.Record.Fields[u.FirstField+fi]; f.Start == b.Bit && f.Name == b.FieldName {
+				out.upd, out.field, out.name, out.why, out.nothing = b.Update, fi, f.Name, why, false
+			}
+		}
+		return out
+	})
+}
+
+// searchSuspect searches the first misaligned message for the read whose
+// other decoder or bit edit makes it align.
+func (m *Model) searchSuspect() tea.Cmd {
+	if m.located != nil {
+		return nil
+	}
+	at, loc, ok := m.firstMisaligned()
+	for ci := range m.ix.Commands {
+		for j, msg := range m.ix.Commands[ci].Msgs {
+			if msg.PE != nil && msg.PE.Err != nil && at == session.None {
+				at = session.Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
+			}
+		}
+	}
 	if !ok {
 		return nil
 	}

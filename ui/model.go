@@ -300,7 +300,7 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	case whatIfMsg:
 		m.onWhatIf(msg)
 	case inferMsg:
-		m.onInfer(msg)
+		return m, m.onInfer(msg)
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:
