@@ -378,26 +378,53 @@ func significantDigits(x float64) int {
 }
 
 // magnitudeCost is what a float's leaving the magnitude of its neighbours
-// costs: a speed of 1e-26 stays about that small, while a misread jumps
-// decades. A change measured against the value's size (Change) cannot see
-// it among numbers far below 1.
+// costs (each component of a vector against the same component): a speed
+// of 1e-26 stays about that small, while a misread jumps decades. A change
+// measured against the value's size (Change) cannot see it among numbers
+// far below 1. With no neighbour of any size, a float below 1e-20 costs a
+// little: the low bits of a small integer or of flags read as a float.
 func magnitudeCost(prev, next, v decoder.Value, haveNext bool) float64 {
-	if v.Kind != decoder.KindFloat || v.F[0] == 0 {
-		return 0
+	n := 0
+	switch v.Kind {
+	case decoder.KindFloat:
+		n = 1
+	case decoder.KindVector:
+		n = int(v.N)
 	}
-	x := math.Log10(math.Abs(v.F[0]))
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, n := range []decoder.Value{prev, next} {
-		if n.Kind != decoder.KindFloat || n.F[0] == 0 || (i == 1 && !haveNext) {
-			continue
+	cost := 0.0
+	for c := 0; c < n; c++ {
+		var around []float64
+		for i, w := range []decoder.Value{prev, next} {
+			if w.Kind == v.Kind && w.N == v.N && w.F[c] != 0 && (i == 0 || haveNext) {
+				around = append(around, w.F[c])
+			}
 		}
-		l := math.Log10(math.Abs(n.F[0]))
-		lo, hi = math.Min(lo, l), math.Max(hi, l)
+		cost += magnitude(v.F[c], around)
 	}
-	if lo > hi || math.IsNaN(x) || math.IsInf(x, 0) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+	return cost
+}
+
+// magnitude is magnitudeCost for one number x and its nonzero neighbours.
+func magnitude(x float64, around []float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}
-	out := max(lo-x, x-hi, 0)
+	l := math.Log10(math.Abs(x))
+	if len(around) == 0 {
+		if l < -20 {
+			return 0.02
+		}
+		return 0
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, a := range around {
+		if math.IsInf(a, 0) || math.IsNaN(a) {
+			return 0
+		}
+		la := math.Log10(math.Abs(a))
+		lo, hi = math.Min(lo, la), math.Max(hi, la)
+	}
+	out := max(lo-l, l-hi, 0)
 	return 0.05 * math.Min(1, out/8)
 }
 
