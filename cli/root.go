@@ -132,11 +132,12 @@ func SetGameSample(game string, data []byte) {
 // as the budget counts the whole process's heap.
 var Budget bool
 
-// setBudget bounds the live heap by 176 MiB plus 10 times the size of the
+// setBudget bounds the live heap by 128 MiB plus 8 times the size of the
 // files named in args, and asks the collector to keep the process under
-// 232 MiB plus 14 times: within 256 MiB plus 16 times their size with
-// room for the runtime itself. A replay needs a few times its size; a
-// crafted file that asks for more stops with a located error.
+// 192 MiB plus 12 times: within 256 MiB plus 16 times their size with
+// room for the collector's lag and the runtime itself. A replay needs a few
+// times its size; a crafted file that asks for more stops with a located
+// error.
 func setBudget(args []string) {
 	var size int64
 	for _, a := range args {
@@ -147,7 +148,7 @@ func setBudget(args []string) {
 	if size == 0 {
 		size = 16 << 20 // the built-in sample, or no file at all
 	}
-	budget.Set(176<<20+10*size, 232<<20+14*size)
+	budget.Set(128<<20+8*size, 192<<20+12*size)
 }
 
 // readFile reads a replay whole: only a regular file of at most
