@@ -38,6 +38,11 @@ type TraceOptions struct {
 	// AllTicks traces every tick (tick is ignored): a whole-file trace to
 	// compare a parser's own against.
 	AllTicks bool
+	// Headers also writes each update's header ("in":"header": its bit
+	// offset, bits and parts: index delta, command, class id, serial,
+	// spawn group, PVS bits) before its fields, and a delta message's
+	// deletion list ("in":"deletions") after its updates.
+	Headers bool
 }
 
 // TraceWith is Trace with options.
@@ -72,6 +77,9 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 				continue
 			}
 			printed++
+			if o.Headers {
+				writeTraceHeader(bw, loc, u, entity.ReadHeader(pe.EntityData, m, ui, r.Entities.ClassIDBits), "header")
+			}
 			if o.Baselines && u.Op == provenance.Create {
 				if b, _ := r.Entities.RecordBaseline(u.ClassID); b != nil {
 					var data []byte
@@ -92,6 +100,9 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 				line = appendTraceField(line[:0], loc, u, &f, false, data)
 				bw.Write(line)
 			}
+		}
+		if o.Headers && entityIndex < 0 && m.DeletionBits > 0 {
+			writeTraceHeader(bw, loc, nil, entity.ReadDeletions(pe.EntityData, m, 1<<14), "deletions")
 		}
 	}
 	var game inGame
@@ -220,7 +231,7 @@ func appendJSONString(b []byte, s string) []byte {
 func traceCmd() *cobra.Command {
 	var tick, ent int64
 	var as []string
-	var baselines, explain, allTicks bool
+	var baselines, explain, allTicks, headers bool
 	cmd := &cobra.Command{
 		Use:   "trace FILE (--tick N | --all-ticks) [--entity I] [--baselines] [--explain]",
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
@@ -237,7 +248,7 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks}); err != nil {
+			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks, Headers: headers}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			return nil
@@ -246,8 +257,51 @@ func traceCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&tick, "tick", 0, "demo tick to trace")
 	cmd.Flags().Int64Var(&ent, "entity", -1, "only this entity index")
 	cmd.Flags().BoolVar(&baselines, "baselines", false, "also print each created entity's baseline reads (\"in\":\"baseline\", offsets inside the baseline)")
+	cmd.Flags().BoolVar(&headers, "headers", false, "also print each update's header (\"in\":\"header\": index delta, command bits, class id, serial, spawn group) and each deletion list (\"in\":\"deletions\")")
 	cmd.Flags().BoolVar(&explain, "explain", false, "add each read's walk-through from its bits to its value (an \"explain\" list of steps)")
 	cmd.Flags().BoolVar(&allTicks, "all-ticks", false, "trace every tick of the file (a whole-file trace for compare)")
 	addAsFlag(cmd, &as)
 	return cmd
+}
+
+// writeTraceHeader writes an update's header (in "header") or a message's
+// deletion list (in "deletions", u nil) as one JSON object: where it is,
+// its bits, and each part re-read.
+func writeTraceHeader(w io.Writer, loc replay.Location, u *provenance.EntityUpdate, parts []entity.HeaderPart, in string) {
+	type part struct {
+		Name      string `json:"name"`
+		BitOffset uint   `json:"bit_offset"`
+		At        string `json:"at"`
+		Bits      uint   `json:"bits"`
+		Value     uint64 `json:"value"`
+	}
+	obj := struct {
+		Tick      int32    `json:"tick"`
+		Command   int      `json:"command"`
+		Message   int      `json:"message"`
+		Entity    *int32   `json:"entity,omitempty"`
+		Class     string   `json:"class,omitempty"`
+		Op        string   `json:"op,omitempty"`
+		In        string   `json:"in"`
+		BitOffset uint     `json:"bit_offset"`
+		At        string   `json:"at"`
+		Bits      uint     `json:"bits"`
+		Parts     []part   `json:"parts"`
+		Deleted   []uint64 `json:"entities,omitempty"`
+	}{Tick: loc.Tick, Command: loc.Command, Message: loc.Message, In: in, Parts: []part{}}
+	if u != nil {
+		obj.Entity, obj.Class, obj.Op = &u.Index, u.Class, u.Op.String()
+	}
+	for i, p := range parts {
+		if i == 0 {
+			obj.BitOffset, obj.At = p.Start, bitio.Offset(p.Start)
+		}
+		obj.Bits += p.Len
+		obj.Parts = append(obj.Parts, part{p.Name, p.Start, bitio.Offset(p.Start), p.Len, p.Value})
+		if p.Name == "delete" {
+			obj.Deleted = append(obj.Deleted, p.Value)
+		}
+	}
+	b, _ := json.Marshal(obj)
+	w.Write(append(b, '\n'))
 }

@@ -5,7 +5,9 @@ import (
 	"strconv"
 
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/stringtable"
 )
 
@@ -137,4 +139,18 @@ func tableCreate(data []byte, ix *Index, cmd, msg, id int) (messages.CreateStrin
 		return messages.CreateStringTable{}, err
 	}
 	return messages.ParseCreateStringTable(body)
+}
+
+// HeaderPart is one re-read value of an update header or a deletion list.
+type HeaderPart = entity.HeaderPart
+
+// ReadHeader re-reads an update's header (entity.ReadHeader).
+func ReadHeader(data []byte, rec *provenance.Message, ui int, classBits uint) []HeaderPart {
+	return entity.ReadHeader(data, rec, ui, classBits)
+}
+
+// ReadDeletions re-reads a delta message's deletion list
+// (entity.ReadDeletions).
+func ReadDeletions(data []byte, rec *provenance.Message, max int) []HeaderPart {
+	return entity.ReadDeletions(data, rec, max)
 }

@@ -9,93 +9,70 @@ import (
 	"github.com/dembug/dembug/views"
 )
 
-// headerRead is one value of an update header or a deletion list, re-read
-// from the entity data.
-type headerRead struct {
-	start, bits uint
-	label, text string
+// headerLine shows one re-read header value with its place.
+func headerLine(label, text string, h session.HeaderPart) views.InspectorLine {
+	return views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", text, bitio.Offset(h.Start), bitio.Size(h.Len))}
 }
 
-func (h headerRead) line() views.InspectorLine {
-	return views.InspectorLine{Label: h.label, Text: fmt.Sprintf("%s  (%s, %s)", h.text, bitio.Offset(h.start), bitio.Size(h.bits))}
-}
-
-// ExplainHeader re-reads an update's header bit by bit: the index delta
-// (a ubitvar), the two command bits, and for a create the class id (its
-// width from max_classes), the 17-bit serial and the spawn group varint;
-// for an update of a message with PVS bits, those two bits.
+// ExplainHeader re-reads an update's header bit by bit (session.ReadHeader):
+// the index delta (a ubitvar), the two command bits, and for a create the
+// class id (its width from max_classes), the 17-bit serial and the spawn
+// group varint; for an update of a message with PVS bits, those two bits.
 func ExplainHeader(data []byte, rec *provenance.Message, ui int, classBits uint, maxClasses int32) views.InspectorSection {
 	u := &rec.Updates[ui]
 	prev := int32(-1)
 	if ui > 0 {
 		prev = rec.Updates[ui-1].Index
 	}
-	r := bitio.NewReader(data)
-	r.Seek(u.Start)
-	var reads []headerRead
-	read := func(label string, f func() string) {
-		at := r.Pos()
-		text := f()
-		reads = append(reads, headerRead{at, r.Pos() - at, label, text})
-	}
-	read("index", func() string {
-		d := r.UBitVar()
-		return fmt.Sprintf("delta %d as a ubitvar: %d + %d + 1 = entity #%d", d, prev, d, prev+int32(d)+1)
-	})
-	read("command", func() string {
-		c := r.Bits(2)
-		what := map[uint32]string{0: "update", 1: "leave", 2: "create", 3: "leave and delete"}[c]
-		return fmt.Sprintf("%d: leave bit %d, create/delete bit %d → %s", c, c&1, c>>1, what)
-	})
-	switch {
-	case u.Op == provenance.Create && classBits > 0:
-		read("class id", func() string {
-			return fmt.Sprintf("%d = %s, in %d bits: max_classes %d → floor(log2 %d) + 1", r.Bits(classBits), u.Class, classBits, maxClasses, maxClasses)
-		})
-		read("serial", func() string { return fmt.Sprintf("%d, in 17 bits", r.Bits(17)) })
-		read("spawn group", func() string { return fmt.Sprintf("%d, a varint", r.VarUint32()) })
-	case u.Op == provenance.Update && r.Pos()-u.Start < u.HeaderBits:
-		read("PVS bits", func() string {
-			b := r.Bits(2)
-			if b&1 != 0 {
-				return fmt.Sprintf("%02b: the update carries no fields", b)
-			}
-			return fmt.Sprintf("%02b: fields follow", b)
-		})
-	}
 	var l []views.InspectorLine
-	for _, h := range reads {
-		l = append(l, h.line())
+	read := uint(0)
+	for _, h := range session.ReadHeader(data, rec, ui, classBits) {
+		read += h.Len
+		v := h.Value
+		switch h.Name {
+		case "index delta":
+			l = append(l, headerLine("index", fmt.Sprintf("delta %d as a ubitvar: %d + %d + 1 = entity #%d", v, prev, v, prev+int32(v)+1), h))
+		case "command":
+			what := map[uint64]string{0: "update", 1: "leave", 2: "create", 3: "leave and delete"}[v]
+			l = append(l, headerLine("command", fmt.Sprintf("%d: leave bit %d, create/delete bit %d → %s", v, v&1, v>>1, what), h))
+		case "class id":
+			l = append(l, headerLine("class id", fmt.Sprintf("%d = %s, in %d bits: max_classes %d → floor(log2 %d) + 1", v, u.Class, classBits, maxClasses, maxClasses), h))
+		case "serial":
+			l = append(l, headerLine("serial", fmt.Sprintf("%d, in 17 bits", v), h))
+		case "spawn group":
+			l = append(l, headerLine("spawn group", fmt.Sprintf("%d, a varint", v), h))
+		case "pvs":
+			text := fmt.Sprintf("%02b: fields follow", v)
+			if v&1 != 0 {
+				text = fmt.Sprintf("%02b: the update carries no fields", v)
+			}
+			l = append(l, headerLine("PVS bits", text, h))
+		}
 	}
-	if r.Pos()-u.Start != u.HeaderBits || r.Overflowed() {
+	if read != u.HeaderBits {
 		l = append(l, views.InspectorLine{Label: "note", Text: fmt.Sprintf("the decode read %s of header here", bitio.Size(u.HeaderBits)), Style: views.LineWarn})
 	}
 	return views.InspectorSection{Title: "Header, bit by bit", Lines: l}
 }
 
-// ExplainDeletions re-reads the deletion list that ends a delta message:
-// a ubitvar count, then each index as a ubitvar delta from the one before
-// (from −1).
+// ExplainDeletions re-reads the deletion list that ends a delta message
+// (session.ReadDeletions): a ubitvar count, then each index as a ubitvar
+// delta from the one before (from −1).
 func ExplainDeletions(data []byte, rec *provenance.Message) (views.InspectorSection, bool) {
-	if rec.DeletionBits == 0 {
+	const maxShown = 64
+	parts := session.ReadDeletions(data, rec, maxShown)
+	if len(parts) == 0 {
 		return views.InspectorSection{}, false
 	}
-	r := bitio.NewReader(data)
-	r.Seek(rec.DeletionStart)
-	var l []views.InspectorLine
-	at := r.Pos()
-	n := r.UBitVar()
-	l = append(l, headerRead{at, r.Pos() - at, "count", fmt.Sprintf("%d, a ubitvar", n)}.line())
-	prev := int32(-1)
-	for i := uint32(0); i < n && i < 64 && !r.Overflowed(); i++ {
-		at := r.Pos()
-		d := r.UBitVar()
-		idx := prev + int32(d)
-		l = append(l, headerRead{at, r.Pos() - at, "delete", fmt.Sprintf("delta %d: %d + %d = entity #%d", d, prev, d, idx)}.line())
+	l := []views.InspectorLine{headerLine("count", fmt.Sprintf("%d, a ubitvar", parts[0].Value), parts[0])}
+	prev := int64(-1)
+	for _, h := range parts[1:] {
+		idx := int64(h.Value)
+		l = append(l, headerLine("delete", fmt.Sprintf("delta %d: %d + %d = entity #%d", idx-prev, prev, idx-prev, idx), h))
 		prev = idx
 	}
-	if n > 64 {
-		l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more", n-64), Style: views.LineDim})
+	if n := parts[0].Value; n > maxShown {
+		l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more", n-maxShown), Style: views.LineDim})
 	}
 	return views.InspectorSection{Title: "Deletion list", Lines: l}, true
 }
