@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
@@ -31,11 +32,16 @@ const MaxAnomalyFields = 20
 // TallyAnomalies decodes the whole file with recording on and tallies the
 // anomaly rules' findings into t (muted rules and fields left out).
 func TallyAnomalies(data []byte, a schema.Aliases, t *diagnose.Tally) error {
+	return tallyAnomalies(data, a, t, nil)
+}
+
+// tallyAnomalies is TallyAnomalies interning strings in p.
+func tallyAnomalies(data []byte, a schema.Aliases, t *diagnose.Tally, p *decoder.Pool) error {
 	r, err := replay.Open(data)
 	if err != nil {
 		return err
 	}
-	r.Aliases = a
+	r.Aliases, r.Entities.Strings = a, p
 	var rec provenance.Message
 	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {

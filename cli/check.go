@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
@@ -146,6 +147,10 @@ type CheckOptions struct {
 	// recording decode), leaving out the rules and fields in Mute.
 	Anomalies bool
 	Mute      []string
+	// Strings is the pool the file's decodes intern string values in
+	// (nil: the default pool). The command gives each file its own, so
+	// that one corrupt file cannot fill the pool for the others.
+	Strings *decoder.Pool
 }
 
 // CheckWith is Check with options.
@@ -156,7 +161,7 @@ func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *replay.R
 func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm})
+	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm, Strings: o.Strings})
 	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
@@ -207,7 +212,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	if o.Anomalies {
 		t := newTally(o.Mute)
-		_ = TallyAnomalies(data, o.Aliases, t) // a decode error is res.Error already
+		_ = tallyAnomalies(data, o.Aliases, t, o.Strings) // a decode error is res.Error already
 		res.Anomalies = anomalyGroups(t)
 		if res.Anomalies == nil {
 			res.Anomalies = []AnomalyGroup{}
@@ -264,6 +269,10 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 	defer f.Close()
 	stop := f.ReleaseEvery(100 * time.Millisecond)
 	defer stop()
+	// The file's strings have a pool of their own, forgotten once its
+	// result is made.
+	o.Strings = decoder.NewPool()
+	defer o.Strings.Release()
 	res, _ = CheckWith(path, f.Data, o)
 	return res
 }

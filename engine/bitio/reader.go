@@ -21,6 +21,11 @@ type Reader struct {
 	end      uint // bit length of buf
 	overPos  uint // where the first over-read started
 	overflow bool
+
+	// Strings is where the decoders reading from the reader intern the
+	// strings they read (a *decoder.Pool); nil for the default pool.
+	// Reset clears it.
+	Strings any
 }
 
 // NewReader returns a reader over buf.

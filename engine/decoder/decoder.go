@@ -70,7 +70,8 @@ func (d *Decoder) Decode(r *bitio.Reader) (v Value) {
 }
 
 // DecodeTo reads one value into *dst: the hot path writes straight into
-// entity state without copying a Value through the stack.
+// entity state without copying a Value through the stack. Strings go to
+// the reader's pool (bitio.Reader.Strings), or the default one.
 func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 	switch d.Family {
 	case FamUnsigned, FamDefault:
@@ -146,11 +147,13 @@ func (d *Decoder) DecodeTo(r *bitio.Reader, dst *Value) {
 			return
 		}
 		var buf [MaxStringBytes]byte
-		*dst = StringBytes(r.AppendBits(buf[:0], n*8))
+		p, _ := r.Strings.(*Pool)
+		*dst = p.StringBytes(r.AppendBits(buf[:0], n*8))
 		return
 	case FamString:
 		var buf [MaxStringBytes]byte
-		*dst = StringBytes(r.AppendString(buf[:0], MaxStringBytes))
+		p, _ := r.Strings.(*Pool)
+		*dst = p.StringBytes(r.AppendString(buf[:0], MaxStringBytes))
 		return
 	case FamVector:
 		v := Value{Kind: KindVector, N: d.Components}

@@ -41,11 +41,11 @@ func Bool(b bool) Value {
 func Uint(u uint64) Value   { return Value{Kind: KindUint, U: u} }
 func Int(i int64) Value     { return Value{Kind: KindInt, U: uint64(i)} }
 func Float(f float64) Value { return Value{Kind: KindFloat, F: [4]float64{f}} }
-func String(s string) Value { return Value{Kind: KindString, U: intern(s)} }
+func String(s string) Value { return defaultPool.String(s) }
 
 // StringBytes makes a string value from bytes without allocating when the
-// string was seen before.
-func StringBytes(b []byte) Value { return Value{Kind: KindString, U: internBytes(b)} }
+// string was seen before (in the default pool; see Pool).
+func StringBytes(b []byte) Value { return defaultPool.StringBytes(b) }
 
 // Str is the string of a KindString value.
 func (v Value) Str() string {

@@ -28,6 +28,7 @@ func (e *BaselineMisaligned) Error() string {
 func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32, rec *provenance.Message) (int, uint, bool, error) {
 	var r bitio.Reader
 	r.Reset(data)
+	r.Strings = t.Strings
 	w := t.whatIf
 	t.whatIf = nil
 	nf, err := t.readFields(&r, c, &state, owner, rec, 0, nil)

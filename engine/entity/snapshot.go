@@ -33,6 +33,7 @@ func (t *Table) copyTable(retoken bool) *Table {
 		maxClasses:  t.maxClasses,
 		Stats:       t.Stats,
 		Game:        t.Game,
+		Strings:     t.Strings,
 		baselines:   make(map[int32][]byte, len(t.baselines)),
 		baseState:   make(map[int32]*Node, len(t.baseState)),
 		fullFrames:  t.fullFrames,

@@ -66,6 +66,10 @@ type Table struct {
 	// whether delta messages end with a deletion list.
 	Game game.Game
 
+	// Strings is the pool the table's string values are interned in; nil
+	// for the default pool (decoder.Pool). Copies and snapshots share it.
+	Strings *decoder.Pool
+
 	// OnUpdate, when set, is called before each update of a message is
 	// read, with the boundary a what-if can resume from (it may take a
 	// Snapshot there).
@@ -259,10 +263,12 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	t.Stats.Messages++
 	r := &t.br
 	r.Reset(m.EntityData)
+	r.Strings = t.Strings // nil, the default pool, unless the owner gave one
 	index := int32(-1)
 	first := 0
 	if t.whatIf != nil {
 		r.Reset(t.whatIf.Edit(m.EntityData))
+		r.Strings = t.Strings
 		t.fieldCount = 0
 		if from != nil {
 			r.Skip(from.Bit)

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 )
@@ -44,13 +45,16 @@ type Options struct {
 	// Since is the schema of an earlier build: names unknown now that it
 	// does not have are the likeliest suspects (what the patch brought).
 	Since *schema.Schema
+	// Strings is the pool the decodes intern string values in (nil: the
+	// default pool; see decoder.Pool).
+	Strings *decoder.Pool
 }
 
 // Run decodes the whole file under aliases a; when a message misaligns and
 // the schema has unknown names, it infers them from the first misaligned
 // message (see Options).
 func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
-	r, err := decode(data, a)
+	r, err := decode(data, a, o.Strings)
 	if r == nil {
 		return nil, err
 	}
@@ -64,7 +68,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 			break
 		}
 		at := last.FirstMisaligned.Loc
-		start, err := resumeBefore(data, ch.Aliases, last, at.Command)
+		start, err := resumeBefore(data, ch.Aliases, last, at.Command, o.Strings)
 		if err != nil {
 			break
 		}
@@ -93,13 +97,13 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 	return ch, nil
 }
 
-// decode runs a whole file under aliases a.
-func decode(data []byte, a schema.Aliases) (*replay.Replay, error) {
+// decode runs a whole file under aliases a, interning strings in p.
+func decode(data []byte, a schema.Aliases, p *decoder.Pool) (*replay.Replay, error) {
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
-	r.Aliases = a
+	r.Aliases, r.Entities.Strings = a, p
 	return r, r.Run(nil)
 }
 
@@ -117,13 +121,14 @@ func verify(start *replay.Replay, a schema.Aliases) (*replay.Replay, error) {
 }
 
 // resumeBefore returns a replay decoded under aliases a up to just before
-// command cmd, taking the schema an earlier decode (from) parsed.
-func resumeBefore(data []byte, a schema.Aliases, from *replay.Replay, cmd int) (*replay.Replay, error) {
+// command cmd, taking the schema an earlier decode (from) parsed; strings
+// go to p.
+func resumeBefore(data []byte, a schema.Aliases, from *replay.Replay, cmd int, p *decoder.Pool) (*replay.Replay, error) {
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
-	r.Aliases = a
+	r.Aliases, r.Entities.Strings = a, p
 	if from != nil {
 		r.ReuseSchema(from)
 	}

@@ -129,7 +129,7 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 		// The aliases lay out some class's state otherwise (an element
 		// type read as a string): only a decode from the start can use
 		// them.
-		if r, err = resumeBefore(c.Start.Data, a, nil, c.At.Command); err != nil {
+		if r, err = resumeBefore(c.Start.Data, a, nil, c.At.Command, c.Start.Entities.Strings); err != nil {
 			return Score{Failed: true}, err
 		}
 	}
