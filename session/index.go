@@ -341,12 +341,12 @@ type Chunk struct {
 // Keyframe settings of the index pass: a keyframe about every
 // KeyframeInterval bytes of file at first, thinned (every other one
 // dropped, the interval doubled) whenever they hold more than
-// KeyframeBudget. A keyframe of a Dota 2 game holds about 4 MiB (every
-// entity's top-level values are copied within a megabyte of file), so a
-// 100 MB replay keeps about 33 keyframes 3 MB apart. See docs/memory.md.
+// KeyframeBudget. A keyframe of a Dota 2 game holds about 1 MiB beyond the
+// one before (the values that changed), so a 100 MB replay keeps 95
+// keyframes a MiB apart. See docs/memory.md.
 const (
 	KeyframeInterval = 1 << 20
-	KeyframeBudget   = 80 << 20
+	KeyframeBudget   = 112 << 20
 )
 
 // Indexer runs the index pass in chunks. Only one goroutine uses it at a

@@ -229,9 +229,9 @@ func TestKeyframeUnchangedByResumes(t *testing.T) {
 
 // BenchmarkSeek restores the keyframe before a random command and decodes
 // to it, as the debugger seeks: on the full-length replay (DEMBUG_LONG)
-// with keyframes every 3 MiB, else on the shared Dota 2 replay with 16.
+// with keyframes every 2 MiB, else on the shared Dota 2 replay with 16.
 func BenchmarkSeek(b *testing.B) {
-	data, interval := []byte(nil), 3<<20
+	data, interval := []byte(nil), 2<<20
 	if os.Getenv("DEMBUG_LONG") != "" {
 		data = longReplay(b)
 	} else {
