@@ -53,11 +53,17 @@ func (m *Model) stepAnomaly(dir int) tea.Cmd {
 		if dir < 0 {
 			where = "before"
 		}
-		msg := fmt.Sprintf("no anomaly %s here (%d in the file", where, len(stops))
+		// a and A stop at strong anomalies only: say so, and where the weak
+		// ones are, so an empty answer is not read as a clean file.
+		msg := fmt.Sprintf("no strong anomaly %s here (%d in the file", where, len(stops))
 		if !m.ix.GradeDone {
 			msg += " so far: still grading"
 		}
-		m.setNote(msg+")", false)
+		msg += ")"
+		if weak := m.weakFindings(); weak > 0 {
+			msg += fmt.Sprintf("; %d weak: L lists them", weak)
+		}
+		m.setNote(msg, false)
 		return nil
 	}
 	st := stops[i]
@@ -153,4 +159,15 @@ func problemSection(rep *diagnose.Report) []views.InspectorSection {
 		title = "Message problem"
 	}
 	return []views.InspectorSection{{Title: title, Lines: l}}
+}
+
+// weakFindings counts the index's weak findings, which a and A pass by.
+func (m *Model) weakFindings() int {
+	n := 0
+	for _, f := range m.ix.Findings {
+		if !f.Strong {
+			n++
+		}
+	}
+	return n
 }

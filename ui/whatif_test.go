@@ -387,7 +387,7 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 			t.Fatalf("a selected %s, which has no strong anomaly and is no suspect", d.Rec.Fields[i].Name)
 		}
 	}
-	if len(seen) != len(stops) || !strings.Contains(hs.m.note, "no anomaly after here") {
+	if len(seen) != len(stops) || !strings.Contains(hs.m.note, "no strong anomaly after here") {
 		t.Fatalf("a visited %d of %d stops; note %q", len(seen), len(stops), hs.m.note)
 	}
 	if f := hs.m.ix.Ref(int(stops[0].K)); seen[0].Cmd != int(f.Cmd) {
@@ -400,7 +400,7 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 		}
 	}
 	hs.keys("A")
-	if hs.m.sel != seen[0] || !strings.Contains(hs.m.note, "no anomaly before here") {
+	if hs.m.sel != seen[0] || !strings.Contains(hs.m.note, "no strong anomaly before here") {
 		t.Fatalf("A before the first stop: %+v %q", hs.m.sel, hs.m.note)
 	}
 }
@@ -417,6 +417,10 @@ func TestAnomalyKeyOnDota(t *testing.T) {
 	hs.keys("a")
 	if f := selField(hs); f != nil {
 		t.Fatalf("a stopped at %s, but the replay has no strong anomaly", f.Name)
+	}
+	// a passes weak anomalies by: the note says there are some and where.
+	if !strings.Contains(hs.m.note, "no strong anomaly after here") || !strings.Contains(hs.m.note, " weak: L lists them") {
+		t.Fatalf("note after a on a file with only weak anomalies: %q", hs.m.note)
 	}
 	// The search stops at each update writing m_iItemID; on to one whose
 	// id needs more than 32 bits.
