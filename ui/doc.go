@@ -7,9 +7,11 @@
 // dropped.
 //
 // Files by area: model.go (the root model and message routing), input.go
-// and keys.go (keys), selection.go (timeline rows, navigation, search and
-// filter), layout.go and view.go (the panes and the status line), rows.go
-// (pane rows from decoded data), explain.go (the inspector's account of a
-// read), anomaly.go, whatif.go and infer.go (diagnostics). AGENTS.md holds
-// the rules.
+// and keys.go (keys), selection.go and searchcount.go (timeline rows,
+// navigation, search and filter), layout.go and view.go (the panes and the
+// status line), rows.go (pane rows from decoded data), explain.go and
+// header.go (the inspector's account of a read and of an update's header),
+// anomaly.go, anomlist.go, locate.go, whatif.go, pickalign.go and infer.go
+// (diagnostics), compare.go (another parser's trace beside ours),
+// background.go (work off the loop). AGENTS.md holds the rules.
 package ui
