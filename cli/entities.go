@@ -76,7 +76,7 @@ func WriteEntities(w io.Writer, t *entity.Table) error {
 			first = false
 			line = strconv.AppendQuote(line, name)
 			line = append(line, ':')
-			line = appendValue(line, v, valueDecoder(f, name))
+			line = v.AppendJSONAs(line, valueDecoder(f, name))
 		})
 		line = append(line, "}}\n"...)
 		if _, err := bw.Write(line); err != nil {

@@ -1,24 +1,10 @@
 package cli
 
 import (
-	"encoding/hex"
-
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/schema"
 )
-
-// appendValue writes a value as JSON: a binary block's bytes as a hex
-// string (as text they would become U+FFFD), anything else as the value
-// says.
-func appendValue(b []byte, v decoder.Value, d *decoder.Decoder) []byte {
-	if v.Kind == decoder.KindString && d != nil && d.Family == decoder.FamBinaryBlock {
-		b = append(b, '"')
-		b = hex.AppendEncode(b, []byte(v.Str()))
-		return append(b, '"')
-	}
-	return v.AppendJSON(b)
-}
 
 // valueDecoder is the decoder of a value Walk visits under field f named
 // name: a variable array's element is read by its element decoder.

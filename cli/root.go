@@ -153,33 +153,7 @@ func setBudget(args []string) {
 
 // readFile reads a replay whole: only a regular file of at most
 // mapfile.MaxSize bytes (mapfile.Refuse).
-func readFile(path string) ([]byte, error) {
-	// Stat before opening: opening a named pipe waits for a writer.
-	if st, err := os.Stat(path); err == nil {
-		if err := mapfile.Refuse(path, st); err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	if err := mapfile.Refuse(path, st); err != nil {
-		return nil, err
-	}
-	// Read what Stat promised, and no more, should the file grow.
-	data := make([]byte, st.Size())
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	return data[:n], nil
-}
+func readFile(path string) ([]byte, error) { return mapfile.ReadFile(path) }
 
 // ExitError carries an exit code without printing anything more.
 type ExitError struct{ Code int }

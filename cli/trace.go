@@ -175,7 +175,7 @@ func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate,
 	b = append(b, `,"bits":`...)
 	b = strconv.AppendUint(b, uint64(f.Bits), 10)
 	b = append(b, `,"value":`...)
-	b = appendValue(b, f.Value, f.Decoder)
+	b = f.Value.AppendJSONAs(b, f.Decoder)
 	if inBaseline {
 		b = append(b, `,"in":"baseline"`...)
 	}

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"slices"
 
@@ -87,7 +86,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 			}
 		}
 		p := a.ints(pb[:np])
-		buf = appendValue(buf[:0], f.Value, f.Decoder)
+		buf = f.Value.AppendJSONAs(buf[:0], f.Decoder)
 		if len(reads) == cap(reads) {
 			// Doubling: append grows a large slice by a quarter, copying
 			// the signon's reads many times over.
@@ -143,15 +142,4 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 	err = r.Run(func(c *container.Command) bool { return scope != nil && int64(c.Tick) > last })
 	flush()
 	return err
-}
-
-// appendValue writes a value as `dembug trace` does: a binary block's bytes
-// as a hex string, anything else as Value.AppendJSON.
-func appendValue(b []byte, v decoder.Value, d *decoder.Decoder) []byte {
-	if v.Kind == decoder.KindString && d != nil && d.Family == decoder.FamBinaryBlock {
-		b = append(b, '"')
-		b = hex.AppendEncode(b, []byte(v.Str()))
-		return append(b, '"')
-	}
-	return v.AppendJSON(b)
 }

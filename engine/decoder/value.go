@@ -1,6 +1,7 @@
 package decoder
 
 import (
+	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
@@ -144,6 +145,18 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		return append(b, '"')
 	}
 	return formatFloat(b, f)
+}
+
+// AppendJSONAs writes v as JSON as the decoder d that read it would have
+// it: a binary block's bytes as a hex string (as text they would become
+// U+FFFD), anything else as AppendJSON.
+func (v Value) AppendJSONAs(b []byte, d *Decoder) []byte {
+	if v.Kind == KindString && d != nil && d.Family == FamBinaryBlock {
+		b = append(b, '"')
+		b = hex.AppendEncode(b, []byte(v.Str()))
+		return append(b, '"')
+	}
+	return v.AppendJSON(b)
 }
 
 // AppendJSON appends the value as JSON: integers exact, floats as numbers,

@@ -54,36 +54,64 @@ func fileKind(m os.FileMode) string {
 // Open maps (or reads) the file at path, a regular file of at most
 // MaxSize bytes (Refuse).
 func Open(path string) (*File, error) {
-	// Stat before opening: opening a named pipe waits for a writer.
-	if st, err := os.Stat(path); err == nil {
-		if err := Refuse(path, st); err != nil {
-			return nil, err
-		}
-	}
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	if err := Refuse(path, st); err != nil {
 		return nil, err
 	}
-	if st.Mode().IsRegular() && st.Size() > 0 && st.Size() == int64(int(st.Size())) {
+	defer f.Close()
+	if st.Size() > 0 && st.Size() == int64(int(st.Size())) {
 		if data, err := mmap(f, int(st.Size())); err == nil {
 			return &File{Data: data, mapped: true}, nil
 		}
 	}
-	// Read what Stat promised, and no more, should the file grow.
+	data, err := readAll(path, f, st)
+	return &File{Data: data}, err
+}
+
+// ReadFile reads the file at path whole onto the heap, with Open's
+// refusals: for the commands that keep a replay's bytes.
+func ReadFile(path string) ([]byte, error) {
+	f, st, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(path, f, st)
+}
+
+// openRegular opens path once Refuse has passed it, before opening (which
+// for a named pipe waits on a writer) and again on the opened file.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	if st, err := os.Stat(path); err == nil {
+		if err := Refuse(path, st); err != nil {
+			return nil, nil, err
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		err = Refuse(path, st)
+	} else {
+		err = fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// readAll reads what Stat promised, and no more, should the file grow.
+func readAll(path string, f *os.File, st os.FileInfo) ([]byte, error) {
 	data := make([]byte, st.Size())
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	return &File{Data: data[:n]}, nil
+	return data[:n], nil
 }
 
 // Mapped reports whether Data is a memory map.

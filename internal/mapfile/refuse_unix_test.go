@@ -22,8 +22,11 @@ func TestOpenRefusesNonRegularFiles(t *testing.T) {
 			continue
 		}
 		_, err := Open(path)
-		if err == nil || !strings.Contains(err.Error(), "not a regular file ("+want+")") {
-			t.Errorf("%s: %v, want it refused as %s", path, err, want)
+		_, errRead := ReadFile(path)
+		for _, err := range []error{err, errRead} {
+			if err == nil || !strings.Contains(err.Error(), "not a regular file ("+want+")") {
+				t.Errorf("%s: %v, want it refused as %s", path, err, want)
+			}
 		}
 	}
 }
