@@ -443,6 +443,15 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 	if !res.Skipped {
 		r.Stats.PacketEntities++
 	}
+	// A spent memory budget is no misalignment to count and go past: the
+	// decode stops there.
+	var spent *budget.Error
+	if errors.As(res.Err, &spent) {
+		if r.Hooks.Entities != nil {
+			r.Hooks.Entities(loc, &r.pe, res, rec)
+		}
+		return res.Err
+	}
 	if res.Misaligned {
 		r.Stats.Misaligned++
 		if r.FirstMisaligned == nil {

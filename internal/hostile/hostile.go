@@ -47,6 +47,8 @@ func Shapes() []Shape {
 		{"schema-cycle", "a serializer that points to itself, and a create of it", func() ([]byte, error) { return SchemaChain(0, true) }},
 		{"schema-deep", "serializers nested 5,000 deep", func() ([]byte, error) { return SchemaChain(5000, false) }},
 		{"schema-16", "serializers nested 16 deep, and a create of the outermost reading garbage paths", func() ([]byte, error) { return SchemaChain(16, false) }},
+		{"wide-misaligned", "wide-creates-set, then a message of garbage updates: check's diagnosis runs on the whole state", func() ([]byte, error) { return Misaligned(WideCreates(65536, 16384, false, 255)) }},
+		{"array-misaligned", "array-index, then a message of garbage updates", func() ([]byte, error) { return Misaligned(ArrayIndex(2000, 50, 16383)) }},
 		{"baseline-flood", "64 classes of 4,096 fields, each baseline setting the last, all created", func() ([]byte, error) { return BaselineFlood(64, 4096) }},
 	}
 }
@@ -462,4 +464,46 @@ func SchemaChain(depth int, cycle bool) ([]byte, error) {
 	body := writer.PacketEntitiesBody(messages.PacketEntities{MaxEntries: 1 << 14, UpdatedEntries: 1, EntityData: w.Bytes()})
 	d.File.Command(container.Packet, 0, writer.PacketBody(writer.Packet(writer.Inner{Type: messages.SvcPacketEntities, Body: body})), false)
 	return d.Finish(), nil
+}
+
+// Misaligned appends, before the file's DEM_Stop, a packet whose entity
+// data updates entities 0 to 9 with bits that do not parse as they
+// claim, so that check diagnoses a misaligned message over whatever
+// state the file built.
+func Misaligned(data []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	stop := lastStop(data)
+	if stop < 0 {
+		return nil, fmt.Errorf("no DEM_Stop")
+	}
+	var w bitio.Writer
+	for range 10 {
+		w.UBitVar(0)
+		w.Bits(0, 2)
+		w.Bits(0x5a5a5a5a5a5a5a5a, 64)
+	}
+	body := writer.PacketEntitiesBody(messages.PacketEntities{MaxEntries: 1 << 14, UpdatedEntries: 10, IsDelta: true, EntityData: w.Bytes()})
+	out := append([]byte(nil), data[:stop]...)
+	out = appendCommand(out, container.Packet, 1<<20, writer.PacketBody(writer.Packet(writer.Inner{Type: messages.SvcPacketEntities, Body: body})), false)
+	return append(out, data[stop:]...), nil
+}
+
+// lastStop is the offset of the file's DEM_Stop command, or -1.
+func lastStop(data []byte) int {
+	r, err := container.NewReader(data)
+	if err != nil {
+		return -1
+	}
+	at := -1
+	for {
+		c, err := r.Next()
+		if err != nil {
+			return at
+		}
+		if c.Kind == container.Stop {
+			at = c.Offset
+		}
+	}
 }

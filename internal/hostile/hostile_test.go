@@ -3,8 +3,10 @@ package hostile
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/engine/replay"
 )
 
@@ -44,5 +46,31 @@ func TestEngineCostIsProportional(t *testing.T) {
 			}
 			t.Logf("%d bytes: allocated %d MiB; %v", len(data), alloc>>20, err)
 		})
+	}
+}
+
+// TestSpentBudgetStopsTheDecode: past the memory budget a decode stops
+// with an error located at the update that found it spent (not a
+// misaligned message to count and go past).
+func TestSpentBudgetStopsTheDecode(t *testing.T) {
+	data, err := ArrayIndex(20, 5, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()     // the budget compares what the last collection found live
+	budget.Set(1, 0) // any live heap is over it
+	defer budget.Set(0, 0)
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run(nil)
+	var spent *budget.Error
+	var re *replay.Error
+	if !errors.As(err, &spent) || !errors.As(err, &re) {
+		t.Fatalf("err = %v, want a located budget error", err)
+	}
+	if re.Loc.Message < 0 || !strings.Contains(err.Error(), "update #0") || r.Stats.Misaligned != 0 {
+		t.Fatalf("err = %v (misaligned %d), want it at the first update of a message", err, r.Stats.Misaligned)
 	}
 }
