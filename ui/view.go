@@ -486,6 +486,9 @@ func (m *Model) summary() []views.InspectorSection {
 		lines = append(lines, views.InspectorLine{Label: "error", Text: c.Err.Error(), Style: views.LineError})
 	}
 	if c.Kind == container.SendTables {
+		if l, ok := m.schemaLine(); ok {
+			lines = append(lines, l)
+		}
 		lines = append(lines, m.inferenceLines(false)...) // the schema's unknown names
 	} else if a := m.opts.Aliases; !a.Empty() {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
@@ -513,12 +516,26 @@ func (m *Model) summary() []views.InspectorSection {
 			ml = append(ml, m.peAnomalyLines(pe)...)
 		}
 		secs = append(secs, views.InspectorSection{Title: "Message", Lines: ml})
+		// The selected wire field comes first while the wire tree has the
+		// focus, after what a string-table message wrote otherwise.
+		wf, wok := m.wireFieldSection()
+		if wok && m.focus == paneFields {
+			secs = append(secs, wf)
+		}
 		secs = append(secs, m.tableSections()...)
+		if wok && m.focus != paneFields {
+			secs = append(secs, wf)
+		}
 		if d := m.cur(); msg.PE != nil && d != nil && d.Rec != nil {
 			if del, ok := ExplainDeletions(d.Data, d.Rec); ok {
 				secs = append(secs, del)
 			}
 		}
+	} else if wf, ok := m.wireFieldSection(); ok {
+		secs = append(secs, wf)
+	}
+	if c.Kind == container.FileHeader {
+		secs = append(secs, m.fileHeaderSection())
 	}
 	return secs
 }

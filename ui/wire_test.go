@@ -94,3 +94,64 @@ func TestScreenWireSelect(t *testing.T) {
 		}
 	})
 }
+
+// The inspector spells out the selected wire field in full, where the
+// fields pane cuts it: DEM_FileHeader's game_directory with the game and
+// the build read from it; and command #0 explains the file header's two
+// offsets with the commands they point at (the sample's #100 and #99).
+func TestScreenWireFileHeader(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		for i := 0; i < 8 && hs.m.focus != paneFields; i++ {
+			hs.keys("tab")
+		}
+		hs.keys("j", "j", "j", "j", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if hs.m.wireSel != 5 || hs.m.cache.wire[5].Name != "game_directory" {
+			t.Fatalf("wire row %d selected, want 5 (game_directory)", hs.m.wireSel)
+		}
+		text := inspectorText(hs)
+		for _, want := range []string{
+			"#6 game_directory, wire type bytes",
+			`"/opt/srcds/dota_v10000/game/dota" (game dota2, from the last element; build 10000, from dota_v10000)`,
+			"file info    byte 6497 (int32 at 0x8): command #100 DEM_FileInfo",
+			"spawn groups byte 6494 (int32 at 0xc): command #99 DEM_SpawnGroups",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("inspector lacks %q:\n%s", want, text)
+			}
+		}
+		if wide(s) && !strings.Contains(s, "build 10000, from dota_v10000") {
+			t.Error("the build is not on the 160×48 screen")
+		}
+	})
+}
+
+// svc_ServerInfo's max_classes, selected, shows the class-id width it
+// gives in the inspector (the fields pane cuts it).
+func TestScreenWireMaxClasses(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "j", "right", "j")
+		for i := 0; i < 8 && hs.m.focus != paneFields; i++ {
+			hs.keys("tab")
+		}
+		hs.keys("j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if !strings.Contains(inspectorText(hs), "5 (class ids take floor(log2 5) + 1 = 3 bits)") {
+			t.Errorf("inspector lacks the class-id width:\n%s", inspectorText(hs))
+		}
+		if wide(s) && !strings.Contains(s, "3 bits)") {
+			t.Error("the class-id width is not on the 160×48 screen")
+		}
+	})
+}
+
+// DEM_SendTables counts the schema's serializers and distinct fields.
+func TestScreenSendTablesSchema(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		hs.keys("j", "j", "j", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if !strings.Contains(inspectorText(hs), "8 serializers, 50 distinct fields") {
+			t.Errorf("inspector lacks the schema's counts:\n%s", inspectorText(hs))
+		}
+	})
+}
