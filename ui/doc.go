@@ -6,8 +6,9 @@
 // run only inside tea.Cmds, tagged with a generation so stale results are
 // dropped.
 //
-// Files by area: model.go (the root model and message routing), input.go
-// and keys.go (keys), selection.go and searchcount.go (timeline rows,
+// Files by area: model.go (the root model and message routing), modal.go
+// (the ordered modals: prompt, picker, anomaly list, help), input.go and
+// keys.go (keys), selection.go and searchcount.go (timeline rows,
 // navigation, search and filter), layout.go and view.go (the panes and the
 // status line), rows.go (pane rows from decoded data), explain.go and
 // header.go (the inspector's account of a read and of an update's header),

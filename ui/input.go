@@ -145,21 +145,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
-	if m.prompt != promptNone {
-		return m.onPromptKey(msg)
-	}
-	if m.picker != nil {
-		return m.onPickerKey(msg)
-	}
-	if m.list != nil {
-		return m.onListKey(msg)
-	}
-	if m.showHelp {
-		// Any of ?, esc and q closes the help (ctrl+c quits, above).
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.showHelp = false
-		}
-		return nil
+	if md := m.openModal(); md != nil {
+		return md.onKey(m, msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -322,7 +309,7 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) tea.Cmd {
 // fields pane, selects the row clicked.
 func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 	mouse := msg.Mouse()
-	if mouse.Button != tea.MouseLeft || m.showHelp || m.list != nil || m.picker != nil || m.prompt != promptNone {
+	if mouse.Button != tea.MouseLeft || m.openModal() != nil {
 		return nil
 	}
 	l := m.layout()

@@ -38,47 +38,45 @@ func (m *Model) Render() string {
 		return ""
 	}
 	bodyH := m.h - 1
-	var body string
-	if m.showHelp {
-		body = views.Box("Keys · ?, esc or q closes", views.Help(m.keys.HelpGroups(), m.w-2, bodyH-2, m.theme), m.w, bodyH, true, m.theme)
-	} else if m.list != nil {
-		title, list := m.listBody(m.w-2, bodyH-2)
-		body = views.Box(title, list, m.w, bodyH, true, m.theme)
+	body := ""
+	if md := m.openModal(); md != nil {
+		body = md.view(m, bodyH)
 	} else {
-		l := m.layout()
-		// Place each pane's lines at its rectangle; panes tile the body.
-		type seg struct {
-			x int
-			s string
-		}
-		grid := make([][]seg, bodyH)
-		for p := pane(0); p < numPanes; p++ {
-			if !l.visible[p] {
-				continue
-			}
-			r := l.rects[p]
-			for i, line := range strings.Split(m.renderPane(p, r), "\n") {
-				if y := r.y + i; y >= 0 && y < bodyH && i < r.h {
-					grid[y] = append(grid[y], seg{r.x, line})
-				}
-			}
-		}
-		parts := make([]string, bodyH)
-		for y, segs := range grid {
-			sort.Slice(segs, func(a, b int) bool { return segs[a].x < segs[b].x })
-			var b strings.Builder
-			for _, sg := range segs {
-				b.WriteString(sg.s)
-			}
-			parts[y] = b.String()
-		}
-		body = views.Block(strings.Join(parts, "\n"), m.w, bodyH)
-		if m.picker != nil {
-			box, x, y := m.pickerBox(bodyH)
-			body = views.Overlay(body, box, x, y)
-		}
+		body = m.panesBody(bodyH)
 	}
 	return body + "\n" + m.statusLine()
+}
+
+// panesBody draws the panes, tiling the body of bodyH lines.
+func (m *Model) panesBody(bodyH int) string {
+	l := m.layout()
+	// Place each pane's lines at its rectangle; panes tile the body.
+	type seg struct {
+		x int
+		s string
+	}
+	grid := make([][]seg, bodyH)
+	for p := pane(0); p < numPanes; p++ {
+		if !l.visible[p] {
+			continue
+		}
+		r := l.rects[p]
+		for i, line := range strings.Split(m.renderPane(p, r), "\n") {
+			if y := r.y + i; y >= 0 && y < bodyH && i < r.h {
+				grid[y] = append(grid[y], seg{r.x, line})
+			}
+		}
+	}
+	parts := make([]string, bodyH)
+	for y, segs := range grid {
+		sort.Slice(segs, func(a, b int) bool { return segs[a].x < segs[b].x })
+		var b strings.Builder
+		for _, sg := range segs {
+			b.WriteString(sg.s)
+		}
+		parts[y] = b.String()
+	}
+	return views.Block(strings.Join(parts, "\n"), m.w, bodyH)
 }
 
 func (m *Model) renderPane(p pane, r rect) string {
@@ -648,18 +646,18 @@ func (m *Model) location() string {
 
 func (m *Model) statusLine() string {
 	t := m.theme
-	if m.prompt != promptNone {
-		label := promptLabels[m.prompt]
-		if m.prompt == promptSearch && m.lastSearch != "" {
-			label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
+	md := m.openModal()
+	wide, narrow := "", ""
+	if md != nil {
+		var line string
+		if line, wide, narrow = md.status(m); line != "" {
+			return line
 		}
-		left := label + ": " + m.input + "█"
-		return views.StatusBar(left, "enter ok · esc cancel", m.w, t)
 	}
 	right := "n next · tab pane · / search · ? keys · q quit"
 	switch {
-	case m.picker != nil:
-		right = "↑↓ choose · enter try · s scope · esc cancel"
+	case wide != "":
+		right = wide
 	case m.wiHere() != nil:
 		right = "x original/what-if · esc leaves the what-if · ? keys"
 	case m.wiPending:
@@ -689,8 +687,8 @@ func (m *Model) statusLine() string {
 	}
 	if m.w < 100 {
 		right = "? keys"
-		if m.picker != nil {
-			right = "enter try · esc"
+		if narrow != "" {
+			right = narrow
 		} else if m.wiHere() != nil {
 			right = "x · esc"
 		}
