@@ -233,7 +233,7 @@ func (m *Model) theirsSpan() *views.Span {
 	if t == nil || t.Offset < 0 || t.Bits < 0 || t.Baseline {
 		return nil
 	}
-	return &views.Span{Start: uint(t.Offset), Len: uint(t.Bits), Kind: views.SpanValue, Field: -1}
+	return &views.Span{Span: bitio.Span{Start: uint(t.Offset), Bits: uint(t.Bits)}, Kind: views.SpanValue, Field: -1}
 }
 
 // differenceSentence says in words what differs.

@@ -64,7 +64,7 @@ func TestScreenCompare(t *testing.T) {
 					t.Errorf("inspector lacks %q:\n%s", want, insp)
 				}
 			}
-			if th := hs.m.theirsSpan(); th == nil || th.Len != uint(o.Bits)+1 || th.Start != uint(o.Offset) {
+			if th := hs.m.theirsSpan(); th == nil || th.Bits != uint(o.Bits)+1 || th.Start != uint(o.Offset) {
 				t.Fatalf("their span %+v", th)
 			}
 			if !strings.Contains(s, "theirs beside ours") {

@@ -45,7 +45,7 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 	up := &rec.Updates[u]
 	fs := rec.UpdateFields(u)
 	if up.HeaderBits > 0 {
-		spans = append(spans, views.Span{Start: up.Start, Len: up.HeaderBits, Kind: views.SpanHeader, Field: -1})
+		spans = append(spans, views.Span{Span: bitio.Span{Start: up.Start, Bits: up.HeaderBits}, Kind: views.SpanHeader, Field: -1})
 	}
 	header = len(spans) - 1
 	end := up.PathStart
@@ -54,11 +54,11 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 		if op.Start < end {
 			continue // keep spans sorted and apart, whatever the record says
 		}
-		spans = append(spans, views.Span{Start: op.Start, Len: op.Bits, Kind: views.SpanPath, Field: i})
+		spans = append(spans, views.Span{Span: bitio.Span{Start: op.Start, Bits: op.Bits}, Kind: views.SpanPath, Field: i})
 		end = op.Start + op.Bits
 	}
 	if pe := up.PathStart + up.PathBits; up.PathBits > 0 && pe > end {
-		spans = append(spans, views.Span{Start: end, Len: pe - end, Kind: views.SpanHeader, Field: -1})
+		spans = append(spans, views.Span{Span: bitio.Span{Start: end, Bits: pe - end}, Kind: views.SpanHeader, Field: -1})
 		end = pe
 	}
 	valueSpan = make([]int, len(fs))
@@ -69,7 +69,7 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 			continue
 		}
 		valueSpan[i] = len(spans)
-		spans = append(spans, views.Span{Start: f.Start, Len: f.Bits, Kind: views.SpanValue, Field: i})
+		spans = append(spans, views.Span{Span: bitio.Span{Start: f.Start, Bits: f.Bits}, Kind: views.SpanValue, Field: i})
 		end = f.Start + f.Bits
 	}
 	return spans, valueSpan, header

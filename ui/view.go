@@ -292,7 +292,7 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
 			l := m.cache.wire[r]
-			in.Spans, in.Selected = []views.Span{{Start: uint(l.Offset) * 8, Len: uint(l.Len) * 8, Kind: views.SpanValue}}, 0
+			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue}}, 0
 		}
 		return "Bitstream · " + name, views.HexBits(in)
 	}

@@ -3,6 +3,8 @@ package views
 import (
 	"strings"
 	"testing"
+
+	"github.com/dembug/dembug/engine/bitio"
 )
 
 func compareInput() CompareInput {
@@ -51,7 +53,7 @@ func TestCompareSection(t *testing.T) {
 // bit of theirs, none elsewhere.
 func TestHexBitsMarksTheirBits(t *testing.T) {
 	spans := interleaved() // field 0's value is bits 13..25
-	theirs := Span{Start: 13, Len: 14, Kind: SpanValue, Field: -1}
+	theirs := Span{Span: bitio.Span{Start: 13, Bits: 14}, Kind: SpanValue, Field: -1}
 	out := HexBits(HexBitsInput{Data: testData(16), Spans: spans, Selected: 2, Width: 80, Height: 10, Theme: NoColorTheme(), Theirs: &theirs})
 	lines := strings.Split(out, "\n")
 	var bitsLine, theirsLine string

@@ -30,16 +30,14 @@ func (k SpanKind) String() string {
 }
 
 // Span is one decoded piece of the stream: a field's path bits or value bits,
-// or a header. Start and Len are bit offsets into HexBitsInput.Data, counted
-// LSB-first within each byte (bit 0 is the lowest bit of Data[0]).
+// or a header. Its bits (bitio.Span: Start, Bits, End, String) are offsets
+// into HexBitsInput.Data, counted LSB-first within each byte (bit 0 is the
+// lowest bit of Data[0]).
 type Span struct {
-	Start, Len uint
-	Kind       SpanKind
-	Field      int // index of the field the span belongs to; -1 for headers
+	bitio.Span
+	Kind  SpanKind
+	Field int // index of the field the span belongs to; -1 for headers
 }
-
-// End is the bit just past the span.
-func (s Span) End() uint { return s.Start + s.Len }
 
 // HexBitsInput is everything HexBits needs; HexBits keeps no state.
 type HexBitsInput struct {
@@ -273,7 +271,7 @@ func (h *hexBits) spansIn(lo, hi uint) (first, end int) {
 func (h *hexBits) bitRole(bit uint) role {
 	i, j := h.spansIn(bit, bit+1)
 	for ; i < j; i++ {
-		if s := h.in.Spans[i]; s.Len > 0 && bit >= s.Start {
+		if s := h.in.Spans[i]; s.Bits > 0 && bit >= s.Start {
 			return h.roles[i]
 		}
 	}
@@ -290,7 +288,7 @@ func (h *hexBits) byteRole(b int) role {
 	for ; i < j; i++ {
 		s := h.in.Spans[i]
 		n := min(s.End(), lo+8) - max(s.Start, lo)
-		if s.Len == 0 || n == 0 {
+		if s.Bits == 0 || n == 0 {
 			continue
 		}
 		r := h.roles[i]
@@ -312,7 +310,7 @@ func (h *hexBits) byteRole(b int) role {
 func selectedBytes(s Span) (lo, hi int) {
 	lo = int(s.Start / 8)
 	hi = lo
-	if s.Len > 0 {
+	if s.Bits > 0 {
 		hi = int((s.End() - 1) / 8)
 	}
 	return lo, hi
@@ -530,15 +528,15 @@ func (h *hexBits) titleLine() string {
 	if v.Field >= 0 {
 		fmt.Fprintf(&b, "field %d · ", v.Field)
 	}
-	fmt.Fprintf(&b, "%s %s +%s", v.Kind, bitio.Offset(v.Start), bitio.Size(v.Len))
+	fmt.Fprintf(&b, "%s %s", v.Kind, v.Span)
 	for _, p := range h.path {
-		fmt.Fprintf(&b, " · path %s +%s", bitio.Offset(p.Start), bitio.Size(p.Len))
+		fmt.Fprintf(&b, " · path %s", p.Span)
 	}
 	if h.in.BaseBit != 0 {
 		fmt.Fprintf(&b, " · msg %s", bitio.Offset(h.in.BaseBit+v.Start))
 	}
 	if s := h.in.Theirs; s != nil {
-		fmt.Fprintf(&b, " · theirs %s +%s", bitio.Offset(s.Start), bitio.Size(s.Len))
+		fmt.Fprintf(&b, " · theirs %s", s.Span)
 	}
 	b.WriteString(" · bits LSB first")
 
@@ -660,7 +658,7 @@ func (h *hexBits) labelsLine(first, count int) string {
 	}
 	labels := []string{start}
 	cols := []int{startCol}
-	if v.Len > 1 {
+	if v.Bits > 1 {
 		end := bitio.Offset(v.End() - 1)
 		endCol := h.markCol(v.End()-1, first, count)
 		if endCol >= 0 && endCol > startCol+len(start) && endCol+len(end) <= w {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dembug/dembug/engine/bitio"
 )
 
 // goldenTB stores golden files under the repository's
@@ -44,7 +46,7 @@ func layout(ps ...piece) []Span {
 	var spans []Span
 	var at uint
 	for _, p := range ps {
-		spans = append(spans, Span{Start: at, Len: p.bits, Kind: p.kind, Field: p.field})
+		spans = append(spans, Span{Span: bitio.Span{Start: at, Bits: p.bits}, Kind: p.kind, Field: p.field})
 		at += p.bits
 	}
 	return spans
@@ -173,7 +175,7 @@ func bitColumns(bits string, firstByte int) map[int]uint {
 func TestHexBitsMarksExactlyTheSelectedBits(t *testing.T) {
 	spans := interleaved()
 	sel := spanIndex(t, spans, SpanValue, 0)
-	if s := spans[sel]; s.Start != 13 || s.Len != 13 {
+	if s := spans[sel]; s.Start != 13 || s.Bits != 13 {
 		t.Fatalf("fixture: selected span is %+v, want start 13 len 13", s)
 	}
 	// 4 bytes fit entirely in the bit row, so it starts at byte 0.
@@ -231,7 +233,7 @@ func TestHexBitsMarksExactlyTheSelectedBits(t *testing.T) {
 
 func TestHexBitsBitOrderIsLSBFirst(t *testing.T) {
 	out := HexBits(HexBitsInput{
-		Data: []byte{0xb4, 0x01}, Spans: []Span{{Start: 0, Len: 9, Kind: SpanValue, Field: 0}},
+		Data: []byte{0xb4, 0x01}, Spans: []Span{{Span: bitio.Span{Start: 0, Bits: 9}, Kind: SpanValue, Field: 0}},
 		Selected: 0, Width: 80, Theme: NoColorTheme(),
 	})
 	bits, _ := bitSection(t, out)
@@ -385,12 +387,12 @@ func TestHexBitsOddInputsDoNotPanic(t *testing.T) {
 	data := testData(10)
 	for _, in := range []HexBitsInput{
 		{Data: nil, Selected: -1},
-		{Data: nil, Spans: []Span{{Start: 0, Len: 8, Kind: SpanValue}}, Selected: 0},
-		{Data: data, Spans: []Span{{Start: 200, Len: 8, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
-		{Data: data, Spans: []Span{{Start: 75, Len: 20, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
-		{Data: data, Spans: []Span{{Start: 12, Len: 0, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
-		{Data: data, Spans: []Span{{Start: 0, Len: 8, Kind: SpanHeader, Field: -1}}, Selected: 0, Width: 5, Height: 2},
-		{Data: data, Spans: []Span{{Start: 0, Len: 8, Kind: SpanValue}}, Selected: 7},
+		{Data: nil, Spans: []Span{{Span: bitio.Span{Start: 0, Bits: 8}, Kind: SpanValue}}, Selected: 0},
+		{Data: data, Spans: []Span{{Span: bitio.Span{Start: 200, Bits: 8}, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
+		{Data: data, Spans: []Span{{Span: bitio.Span{Start: 75, Bits: 20}, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
+		{Data: data, Spans: []Span{{Span: bitio.Span{Start: 12, Bits: 0}, Kind: SpanValue}}, Selected: 0, Width: 80, Height: 6},
+		{Data: data, Spans: []Span{{Span: bitio.Span{Start: 0, Bits: 8}, Kind: SpanHeader, Field: -1}}, Selected: 0, Width: 5, Height: 2},
+		{Data: data, Spans: []Span{{Span: bitio.Span{Start: 0, Bits: 8}, Kind: SpanValue}}, Selected: 7},
 	} {
 		for _, th := range []Theme{NoColorTheme(), DefaultTheme()} {
 			in.Theme = th
