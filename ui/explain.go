@@ -226,7 +226,7 @@ func ExplainUpdate(rec *provenance.Message, ui int, rep *diagnose.Report) []view
 	l := []views.InspectorLine{
 		{Label: "entity", Text: fmt.Sprintf("#%d %s, serial %d", u.Index, u.Class, u.Serial)},
 		{Label: "op", Text: u.Op.String()},
-		{Label: "header", Text: fmt.Sprintf("%s, %s (index delta, command bits, create header)", bitio.Offset(u.Start), bitio.Size(u.HeaderBits))},
+		{Label: "header", Text: fmt.Sprintf("%s, %s (%s)", bitio.Offset(u.Start), bitio.Size(u.HeaderBits), headerParts(u.Op))},
 	}
 	if u.Skipped {
 		l = append(l, views.InspectorLine{Label: "fields", Text: "none: the PVS bits say this update carries no fields"})
@@ -243,4 +243,13 @@ func ExplainUpdate(rec *provenance.Message, ui int, rep *diagnose.Report) []view
 		l = append(l, views.InspectorLine{Label: "error", Text: u.Err.Error(), Style: views.LineError})
 	}
 	return append([]views.InspectorSection{{Title: "Update", Lines: l}}, problemSection(rep)...)
+}
+
+// headerParts names what an update's header holds: a create's carries the
+// class, serial and spawn group after the index delta and command bits.
+func headerParts(op provenance.Op) string {
+	if op == provenance.Create {
+		return "index delta, command bits, create header"
+	}
+	return "index delta, command bits"
 }

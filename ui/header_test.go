@@ -54,6 +54,10 @@ func TestScreenDeletionList(t *testing.T) {
 		if u == nil || u.Entity != writer.SampleCreepA || u.Op != provenance.Delete {
 			t.Fatalf("selection %+v is not creep A's delete", hs.m.sel)
 		}
+		// A delete's header has no create header (class, serial, spawn group).
+		if text := inspectorText(hs); !strings.Contains(text, "(index delta, command bits)") || strings.Contains(text, "create header") {
+			t.Errorf("the delete's header is not index delta and command bits:\n%s", text)
+		}
 		if !wide(s) {
 			return
 		}
