@@ -68,3 +68,37 @@ func TestScreenDeletionList(t *testing.T) {
 		}
 	})
 }
+
+// H puts the update's header and a create's baseline at the top of the
+// inspector, at any field: reachable without scrolling (creep 300's
+// create at tick 15, its third field selected).
+func TestScreenHeaderFirst(t *testing.T) {
+	screenTestOn(t, "sample.dem", sample.Replay, func(hs *harness) {
+		gotoTick(hs, "15")
+		hs.keys("H")
+		for i := 0; i < 8 && hs.m.focus != paneFields; i++ {
+			hs.keys("tab")
+		}
+		hs.keys("j", "j")
+	}, func(t *testing.T, hs *harness, s string) {
+		if hs.m.sel.Field != 2 || !hs.m.headerFirst {
+			t.Fatalf("field %d selected, header first %v", hs.m.sel.Field, hs.m.headerFirst)
+		}
+		text := inspectorText(hs)
+		h, b, f := strings.Index(text, "Header, bit by bit"), strings.Index(text, "── Baseline"), strings.Index(text, "── Field ")
+		if h < 0 || b < h || f < b {
+			t.Errorf("inspector is not header, baseline, then the field (%d, %d, %d):\n%s", h, b, f, text)
+		}
+		if wide(s) {
+			for _, want := range []string{"Header, bit by bit", "class id    1 = CDOTA_BaseNPC_Creep_Lane", "── Baseline"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("screen lacks %q", want)
+				}
+			}
+		}
+		hs.keys("H")
+		if text := inspectorText(hs); strings.Contains(text, "Header, bit by bit") {
+			t.Error("H again still shows the header at a field other than the first")
+		}
+	})
+}

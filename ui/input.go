@@ -190,6 +190,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.prompt, m.input = promptEntity, ""
 	case key.Matches(msg, k.Before):
 		m.before = !m.before
+	case key.Matches(msg, k.HeaderFirst):
+		m.headerFirst, m.inspScroll = !m.headerFirst, 0
 	case key.Matches(msg, k.NextAnomaly):
 		return m.stepAnomaly(1)
 	case key.Matches(msg, k.PrevAnomaly):

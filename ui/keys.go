@@ -24,7 +24,7 @@ type KeyMap struct {
 	NextDiff, PrevDiff            key.Binding
 	WhatIf, Toggle, Scope         key.Binding
 	ApplyInferred                 key.Binding
-	Before                        key.Binding
+	Before, HeaderFirst           key.Binding
 	Help, Back, Quit              key.Binding
 }
 
@@ -64,6 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Scope:         b([]string{"s"}, "s", "picker: scope of a decoder"),
 		ApplyInferred: b([]string{"I"}, "I", "decode as inferred (--as)"),
 		Before:        b([]string{"b"}, "b", "entity before / after"),
+		HeaderFirst:   b([]string{"H"}, "H", "inspector: update header, baseline first"),
 		Help:          b([]string{"?"}, "?", "this help"),
 		Back:          b([]string{"esc"}, "esc", "close, leave or unfilter"),
 		Quit:          b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
@@ -95,7 +96,7 @@ func (k KeyMap) groups() []keyGroup {
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
 		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
 		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
-		{"Show", []key.Binding{k.Before, k.Help, k.Back, k.Quit}},
+		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.Help, k.Back, k.Quit}},
 	}
 }
 

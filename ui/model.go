@@ -115,6 +115,7 @@ type Model struct {
 
 	// Per-pane scrolling and toggles.
 	inspScroll, entScroll, schScroll int
+	headerFirst                      bool // H: the inspector starts with the update's header (and a create's baseline)
 	before                           bool
 
 	prefetched bool
@@ -203,6 +204,7 @@ type paneKey struct {
 	wi         *whatIf
 	orig       bool // the what-if's original side is shown
 	inf        *inference
+	hdr        bool // the update's header and baseline come first
 }
 
 // New returns the root model for a file's bytes.

@@ -339,7 +339,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
 		sh, _ := m.shown()
 		wi := m.wiHere()
-		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference}
+		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst}
 		if wi != nil {
 			key.orig = wi.showOrig
 		}
@@ -362,16 +362,24 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 				if f := &sh.rec.UpdateFields(sh.upd)[sh.field]; sh.whatIf && wi.Change.Decoder != nil && f.Decoder == wi.Change.Decoder {
 					in.Override = wi.Label
 				}
-				out = append(out, Explain(in)...)
-				if sh.field == 0 {
+				var hdr []views.InspectorSection
+				if sh.field == 0 || m.headerFirst {
 					// The update's header comes just before its first field,
-					// and a create starts from its class's baseline.
-					out = append(out, ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
+					// and a create starts from its class's baseline: under
+					// the first field's explanation, or first of all with H.
+					hdr = append(hdr, ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
 					if u := &sh.rec.Updates[sh.upd]; u.Op == provenance.Create {
 						if b, ok := d.Baselines[u.ClassID]; ok {
-							out = append(out, ExplainBaseline(b, u.Class))
+							hdr = append(hdr, ExplainBaseline(b, u.Class))
 						}
 					}
+				}
+				if m.headerFirst {
+					out = append(out, hdr...)
+					out = append(out, Explain(in)...)
+				} else {
+					out = append(out, Explain(in)...)
+					out = append(out, hdr...)
 				}
 			case wi != nil && m.sel.Field >= 0:
 				out = append(out, views.InspectorSection{Title: "Field", Lines: []views.InspectorLine{
