@@ -129,13 +129,7 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 				if v.Kind != decoder.KindNone {
 					add(name, q, v)
 				}
-				next := f.Serializer
-				if len(f.Polymorphic) > 0 {
-					if pi := v.Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-						next = f.Polymorphic[pi]
-					}
-				}
-				walk(next, n.Kid(i), name+".", q, depth+1)
+				walk(f.Nested(v), n.Kid(i), name+".", q, depth+1)
 			case schema.VariableTable:
 				if v.Kind != decoder.KindNone {
 					add(name, q, v)
@@ -225,13 +219,7 @@ func schemaRows(ser *schema.Serializer, state *session.Node, sel *fieldpath.Path
 			}
 			switch f.Model {
 			case schema.FixedTable:
-				next := f.Serializer
-				if len(f.Polymorphic) > 0 {
-					if pi := n.Get(i).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-						next = f.Polymorphic[pi]
-					}
-				}
-				walk(next, n.Kid(i), depth+1, at+1)
+				walk(f.Nested(n.Get(i)), n.Kid(i), depth+1, at+1)
 			case schema.VariableTable:
 				if at+1 <= sel.Last {
 					walk(f.Serializer, n.Kid(i).Kid(int(sel.Idx[at+1])), depth+1, at+2)

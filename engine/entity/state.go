@@ -339,10 +339,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			}
 			next := h.Sub
 			if h.Poly {
-				poly := ser.Fields[idx].Polymorphic
-				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(poly)) {
-					next = poly[pi]
-				}
+				next = ser.Fields[idx].Nested(node.Get(int(idx)))
 			}
 			ser, node = next, node.kid(idx, len(next.Fields), owner)
 		case schema.VariableArray:
@@ -419,13 +416,7 @@ func FieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (name str
 			}
 			return string(b), f, why
 		case schema.FixedTable:
-			next := f.Serializer
-			if len(f.Polymorphic) > 0 {
-				if pi := node.Get(int(idx)).Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-					next = f.Polymorphic[pi]
-				}
-			}
-			ser, node = next, node.Kid(int(idx))
+			ser, node = f.Nested(node.Get(int(idx))), node.Kid(int(idx))
 		case schema.VariableTable:
 			if i < p.Last {
 				i++

@@ -40,13 +40,7 @@ func walk(ser *schema.Serializer, node *Node, prefix []byte, visit Visit) {
 			if kid == nil {
 				continue
 			}
-			next := f.Serializer
-			if len(f.Polymorphic) > 0 {
-				if pi := v.Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-					next = f.Polymorphic[pi]
-				}
-			}
-			walk(next, kid, append(name, '.'), visit)
+			walk(f.Nested(v), kid, append(name, '.'), visit)
 		case schema.VariableArray, schema.VariableTable:
 			kid := node.Kid(i)
 			var n int

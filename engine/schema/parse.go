@@ -119,6 +119,18 @@ func (s *Serializer) reachesPoly(depth int) bool {
 	return false
 }
 
+// Nested is the serializer a table field leads into, given the field's own
+// value v: for a polymorphic pointer, the alternative v (the serializer index
+// read after the presence bit) names when it is in range; else, and for 0 or
+// an index out of range, the declared serializer. It is the one rule every
+// walk of a serializer path uses (the engine's state, the writer, the rows).
+func (f *Field) Nested(v decoder.Value) *Serializer {
+	if pi := v.Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
+		return f.Polymorphic[pi]
+	}
+	return f.Serializer
+}
+
 // Hot is the decode-time summary of a field.
 type Hot struct {
 	Model Model

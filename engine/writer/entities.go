@@ -192,13 +192,7 @@ func DecoderAt(ser *schema.Serializer, state Changes, p fieldpath.Path) (*decode
 				d = f.Decoder
 				break
 			}
-			next := f.Serializer
-			if len(f.Polymorphic) > 0 {
-				if pi := state[prefix(p, i)].Int64(); pi > 0 && pi < int64(len(f.Polymorphic)) {
-					next = f.Polymorphic[pi]
-				}
-			}
-			ser = next
+			ser = f.Nested(state[prefix(p, i)])
 			continue
 		case schema.VariableArray:
 			switch {
