@@ -93,9 +93,9 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	var secs []views.InspectorSection
 
 	// What.
-	val := f.Value.String()
+	val := f.Value.TextAs(f.Decoder)
 	if f.Prev.Kind != decoder.KindNone {
-		val += "  (was " + f.Prev.String() + ")"
+		val += "  (was " + f.Prev.TextAs(f.Decoder) + ")"
 	} else {
 		val += "  (was unset)"
 	}

@@ -142,7 +142,7 @@ func ExplainBaseline(b session.Baseline, class string) views.InspectorSection {
 			l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more fields", len(b.Rec.Fields)-maxShown), Style: views.LineDim})
 			break
 		}
-		l = append(l, views.InspectorLine{Label: f.Name, Text: fmt.Sprintf("%s  (%s, %s)", f.Value, bitio.Offset(f.Start), bitio.Size(f.Bits))})
+		l = append(l, views.InspectorLine{Label: f.Name, Text: fmt.Sprintf("%s  (%s, %s)", f.Value.TextAs(f.Decoder), bitio.Offset(f.Start), bitio.Size(f.Bits))})
 	}
 	if b.Err != nil {
 		l = append(l, views.InspectorLine{Label: "error", Text: b.Err.Error(), Style: views.LineError})

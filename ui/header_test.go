@@ -102,3 +102,19 @@ func TestScreenHeaderFirst(t *testing.T) {
 		}
 	})
 }
+
+// The CS2 sample's binary block at tick 48 shows as its six bytes in hex,
+// in the fields pane, the inspector and the entity pane.
+func TestScreenBinaryBlock(t *testing.T) {
+	screenTestOn(t, "sample-cs2.dem", sample.CS2, func(hs *harness) {
+		gotoTick(hs, "48")
+	}, func(t *testing.T, hs *harness, s string) {
+		text := inspectorText(hs)
+		if !strings.Contains(text, "6 bytes: 02 00 de b0 67 01  (was 0 bytes)") {
+			t.Errorf("inspector lacks the block's bytes:\n%s", text)
+		}
+		if strings.ContainsRune(s, 'ް') {
+			t.Error("the block's bytes show as text")
+		}
+	})
+}

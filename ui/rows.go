@@ -27,7 +27,7 @@ func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int, keep func
 		}
 		rows[i] = views.FieldRow{
 			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: f.Decoder.Short(),
-			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.String(),
+			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.TextAs(f.Decoder),
 		}
 		as := rep.FieldAnomalies(first, i)
 		if keep != nil {
@@ -88,9 +88,9 @@ func appendIndex(name string, k int) string {
 // each path to its row.
 func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpath.Path]bool) (rows []views.EntityRow, at map[fieldpath.Path]int) {
 	at = map[fieldpath.Path]int{}
-	add := func(name string, p fieldpath.Path, v decoder.Value) {
+	add := func(name string, p fieldpath.Path, v decoder.Value, d *decoder.Decoder) {
 		at[p] = len(rows)
-		rows = append(rows, views.EntityRow{Name: name, Value: v.String(), Changed: written[p]})
+		rows = append(rows, views.EntityRow{Name: name, Value: v.TextAs(d), Changed: written[p]})
 	}
 	var walk func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int)
 	walk = func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int) {
@@ -106,11 +106,11 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 			switch f.Model {
 			case schema.Simple:
 				if v.Kind != decoder.KindNone {
-					add(name, q, v)
+					add(name, q, v, f.Decoder)
 				}
 			case schema.FixedArray, schema.VariableArray:
 				if f.Model == schema.VariableArray && v.Kind != decoder.KindNone {
-					add(name, q, v)
+					add(name, q, v, f.Decoder)
 				}
 				kid := n.Kid(i)
 				if kid == nil || depth+1 >= fieldpath.MaxDepth {
@@ -123,16 +123,16 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 					e := q
 					e.Last = depth + 1
 					e.Idx[depth+1] = int32(k)
-					add(appendIndex(name, k), e, ev)
+					add(appendIndex(name, k), e, ev, nil)
 				})
 			case schema.FixedTable:
 				if v.Kind != decoder.KindNone {
-					add(name, q, v)
+					add(name, q, v, f.Decoder)
 				}
 				walk(f.Nested(v), n.Kid(i), name+".", q, depth+1)
 			case schema.VariableTable:
 				if v.Kind != decoder.KindNone {
-					add(name, q, v)
+					add(name, q, v, f.Decoder)
 				}
 				kid := n.Kid(i)
 				if kid == nil || depth+2 >= fieldpath.MaxDepth {

@@ -369,13 +369,13 @@ func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 		r := &rows[i]
 		of, wf := wi.Fields(u, p)
 		if of != nil {
-			r.Orig = of.Value.String()
+			r.Orig = of.Value.TextAs(of.Decoder)
 			r.OrigSev = severity(wi.OrigRep.FieldAnomalies(wi.Orig.Updates[u].FirstField, p.O))
 		} else {
 			r.NoOrig = true
 		}
 		if wf != nil {
-			r.WhatIf = wf.Value.String()
+			r.WhatIf = wf.Value.TextAs(wf.Decoder)
 			r.WhatIfSev = severity(wi.Rep.FieldAnomalies(wi.Rec.Updates[wu].FirstField, p.W))
 		} else {
 			r.NoWhatIf = true

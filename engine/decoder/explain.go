@@ -270,7 +270,7 @@ func (x *explainer) value(d *Decoder) Value {
 		var buf [MaxStringBytes]byte
 		bs := x.r.AppendBits(buf[:0], n*8)
 		x.byteStep(at, bs)
-		x.add(StepMath, "=", fmt.Sprintf("%d bytes, as many as the length says: %q", len(bs), bs))
+		x.add(StepMath, "=", fmt.Sprintf("%d bytes, as many as the length says (bytes, not text)", len(bs)))
 		return StringBytes(bs)
 	case FamPolyPointer:
 		if !x.flag("present?", yesNo("pointer set", "no object → -1")) {

@@ -147,6 +147,36 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	return formatFloat(b, f)
 }
 
+// TextAs is the human form as the decoder d that read v would have it: a
+// binary block's bytes in hex ("6 bytes: 02 00 de b0 67 01", the first 64
+// of a longer one), as text they would be arbitrary runes, some of no
+// width; anything else as String.
+func (v Value) TextAs(d *Decoder) string {
+	if v.Kind != KindString || d == nil || d.Family != FamBinaryBlock {
+		return v.String()
+	}
+	const maxShown = 64
+	bs := []byte(v.Str())
+	b := strconv.AppendInt(nil, int64(len(bs)), 10)
+	if len(bs) == 1 {
+		b = append(b, " byte"...)
+	} else {
+		b = append(b, " bytes"...)
+	}
+	for i, c := range bs {
+		if i == maxShown {
+			b = append(b, " …"...)
+			break
+		}
+		if i == 0 {
+			b = append(b, ':')
+		}
+		b = append(b, ' ')
+		b = hex.AppendEncode(b, []byte{c})
+	}
+	return string(b)
+}
+
 // AppendJSONAs writes v as JSON as the decoder d that read it would have
 // it: a binary block's bytes as a hex string (as text they would become
 // U+FFFD), anything else as AppendJSON.
