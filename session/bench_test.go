@@ -6,18 +6,22 @@ import (
 	"testing"
 
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/mapfile"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
 // benchReplay is the full-length replay DEMBUG_LONG names, or the shared
-// Dota 2 one.
+// Dota 2 one. Run with GOGC=100 GOMEMLIMIT=420MiB to measure the index
+// pass as the debugger runs it (ui.tuneGC).
 func benchReplay(b *testing.B) []byte {
 	if p := os.Getenv("DEMBUG_LONG"); p != "" {
-		data, err := os.ReadFile(p)
+		// Mapped, as the debugger and check read it: the file is not heap.
+		f, err := mapfile.Open(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return data
+		b.Cleanup(func() { f.Close() })
+		return f.Data
 	}
 	_, data := testreplays.Read(b, "dota2")
 	return data

@@ -297,6 +297,7 @@ func (ix *Index) Append(ch *Chunk) {
 		ix.Keyframes = ch.Keyframes
 	}
 	ix.Classes = append(ix.Classes, ch.Classes...)
+	ix.Commands = growDouble(ix.Commands, len(ch.Commands))
 	for _, c := range ch.Commands {
 		c.First = ix.numUpdates
 		ci := int32(len(ix.Commands))
@@ -307,7 +308,7 @@ func (ix *Index) Append(ch *Chunk) {
 			}
 			pe.First = ix.numUpdates
 			if len(pe.Updates) > 0 {
-				ix.pes = append(ix.pes, peRef{int32(pe.First), ci, int32(j)})
+				ix.pes = append(growDouble(ix.pes, 1), peRef{int32(pe.First), ci, int32(j)})
 			}
 			ix.numUpdates += len(pe.Updates)
 			c.Sev = max(c.Sev, pe.Sev)
@@ -323,6 +324,17 @@ func (ix *Index) Append(ch *Chunk) {
 	}
 	ix.Pos = ch.Pos
 	ix.Done = ch.Done
+}
+
+// growDouble makes room for n more elements of s, doubling its capacity
+// when it must grow: append grows a large slice by a quarter, which for the
+// index's command list (200 K commands of a 100 MB replay) copies and
+// drops five times what it ends up holding.
+func growDouble[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s), 256))
 }
 
 // Chunk is what one step of the index pass found.
@@ -363,6 +375,9 @@ type Indexer struct {
 	r         *replay.Replay
 	ks        *replay.Keyframes
 	cur       *Command
+	curBuf    Command   // what cur points to: one command at a time
+	msgBuf    []Message // the current command's messages, reused
+	msgSlab   []Message // where commands' message lists are cut from
 	out       []Command
 	classes   map[string]uint16
 	fresh     []string
@@ -417,7 +432,8 @@ func (ix *Indexer) open() error {
 
 func (ix *Indexer) begin(loc replay.Location) *Command {
 	if ix.cur == nil || ix.cur.Index != loc.Command {
-		ix.cur = &Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick}
+		ix.curBuf = Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick, Msgs: ix.msgBuf[:0]}
+		ix.cur = &ix.curBuf
 	}
 	return ix.cur
 }
@@ -582,8 +598,28 @@ func (ix *Indexer) command(c *container.Command) {
 func (ix *Indexer) finish(c *Command) {
 	ix.lastKind, ix.lastIndex = c.Kind, c.Index
 	slices.SortStableFunc(c.Msgs, func(a, b Message) int { return a.Index - b.Index })
-	ix.out = append(ix.out, *c)
+	cc := *c
+	cc.Msgs = ix.messages(c.Msgs)
+	if c == &ix.curBuf {
+		ix.msgBuf = c.Msgs[:0]
+		ix.curBuf = Command{}
+	}
+	ix.out = append(growDouble(ix.out, 1), cc)
 	ix.cur = nil
+}
+
+// messages copies a command's messages into the slab (nil for none): one
+// allocation for many commands, instead of a growing list for each.
+func (ix *Indexer) messages(src []Message) []Message {
+	if len(src) == 0 {
+		return nil
+	}
+	if len(src) > cap(ix.msgSlab)-len(ix.msgSlab) {
+		ix.msgSlab = make([]Message, 0, max(len(src), 1<<12))
+	}
+	n := len(ix.msgSlab)
+	ix.msgSlab = append(ix.msgSlab, src...)
+	return ix.msgSlab[n : n+len(src) : n+len(src)]
 }
 
 // Step runs the index pass for about budget and returns what it found.
