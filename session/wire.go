@@ -106,8 +106,12 @@ type wireNames map[int]wireName
 
 func asInt32(n wiretree.Node) string { return fmt.Sprint(wiretree.Int32(n.Varint)) }
 func asBool(n wiretree.Node) string  { return fmt.Sprint(wiretree.Bool(n.Varint)) }
-func asFloat(n wiretree.Node) string { return fmt.Sprint(wiretree.Float32(n.Varint)) }
-func asBytes(n wiretree.Node) string { return fmt.Sprintf("%d bytes", len(n.Bytes)) }
+
+// asUint32 shows a modelled uint32 as the number alone (the generic form
+// adds a zigzag reading to odd values).
+func asUint32(n wiretree.Node) string { return fmt.Sprint(uint32(n.Varint)) }
+func asFloat(n wiretree.Node) string  { return fmt.Sprint(wiretree.Float32(n.Varint)) }
+func asBytes(n wiretree.Node) string  { return fmt.Sprintf("%d bytes", len(n.Bytes)) }
 
 func bitPacked(what string) func(wiretree.Node) string {
 	return func(n wiretree.Node) string { return fmt.Sprintf("%d bytes: %s, bit-packed", len(n.Bytes), what) }
@@ -173,8 +177,10 @@ var wireMessages = map[string]wireNames{
 		3: {name: "items_clientside"}, 4: {name: "table_flags", show: asInt32},
 	}}},
 	"net_Tick": {
-		1: {name: "tick"}, 4: {name: "host_frametime_std_deviation"}, 5: {name: "host_computationtime_std_deviation"},
-		6: {name: "host_framestarttime_std_deviation"}, 7: {name: "host_loss"}, 8: {name: "host_unfiltered_frametime"},
+		1: {name: "tick", show: asUint32}, 4: {name: "host_frametime_std_deviation", show: asUint32},
+		5: {name: "host_computationtime_std_deviation", show: asUint32},
+		6: {name: "host_framestarttime_std_deviation", show: asUint32}, 7: {name: "host_loss", show: asUint32},
+		8: {name: "host_unfiltered_frametime", show: asUint32},
 	},
 	"svc_ServerInfo": {
 		1: {name: "protocol", show: asInt32}, 2: {name: "server_count", show: asInt32}, 3: {name: "is_dedicated", show: asBool},
@@ -199,8 +205,9 @@ var wireMessages = map[string]wireNames{
 		1: {name: "max_entries", show: asInt32}, 2: {name: "updated_entries", show: asInt32},
 		3: {name: "is_delta", show: asBool}, 4: {name: "update_baseline", show: asBool}, 5: {name: "baseline", show: asInt32},
 		6: {name: "delta_from", show: asInt32}, 7: {name: "entity_data", show: bitPacked("the entity updates")},
-		8: {name: "pending_full_frame", show: asBool}, 9: {name: "active_spawngroup_handle"},
-		10: {name: "max_spawngroup_creationsequence"}, 11: {name: "last_cmd_number"}, 12: {name: "server_tick"},
+		8: {name: "pending_full_frame", show: asBool}, 9: {name: "active_spawngroup_handle", show: asUint32},
+		10: {name: "max_spawngroup_creationsequence", show: asUint32}, 11: {name: "last_cmd_number", show: asUint32},
+		12: {name: "server_tick", show: asUint32},
 		13: {name: "serialized_entities", show: asBytes}, 15: {name: "command_queue_info"},
 		16: {name: "has_pvs_vis_bits", show: asInt32},
 	},
