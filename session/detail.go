@@ -136,9 +136,9 @@ var ErrStale = errors.New("superseded")
 // soon as it notices.
 func (d *LiveDecoder) Supersede(gen uint64) { d.latest.Store(gen) }
 
-// Load decodes the packet-entities message at (its inner index innerIdx,
-// as the index recorded it).
-func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err error) {
+// Load decodes the packet-entities message at (at.Cmd, at.Msg; the update
+// and field of at are not needed).
+func (d *LiveDecoder) Load(gen uint64, at Ref) (det *Detail, err error) {
 	cmd, msg := at.Cmd, at.Msg
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -177,8 +177,20 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 	}
 	det = &Detail{Cmd: cmd, Msg: msg}
 	found := false
+	// at.Msg is a position in the index's list of the command's messages,
+	// which holds every message the replay hands its Inner hook, ordered by
+	// inner index: the message is the one with msg of them before it. By
+	// the time a packet-entities message is recorded, every message with a
+	// lower inner index has been handed over (the others in a first pass,
+	// the packet-entities ones in order in a second).
+	var seen []int // inner indexes of command cmd's messages so far
+	d.r.Hooks.Inner = func(loc replay.Location, m *messages.Inner) {
+		if loc.Command == cmd {
+			seen = append(seen, m.Index)
+		}
+	}
 	d.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if loc.Command == cmd && loc.Message == innerIdx {
+		if loc.Command == cmd && positionOf(seen, loc.Message) == msg {
 			det.Rec = &provenance.Message{}
 			return det.Rec
 		}
@@ -230,10 +242,10 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 		}
 	}
 	if d.r != nil {
-		d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil
+		d.r.Hooks.Inner, d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil, nil
 	}
 	if !found {
-		return nil, fmt.Errorf("command #%d has no packet-entities message #%d", cmd, innerIdx)
+		return nil, fmt.Errorf("command #%d has no packet-entities message at position %d", cmd, msg)
 	}
 	if len(d.cache) < detailCacheSize {
 		d.cache = append(d.cache, nil)
@@ -241,4 +253,16 @@ func (d *LiveDecoder) Load(gen uint64, at Ref, innerIdx int) (det *Detail, err e
 	copy(d.cache[1:], d.cache)
 	d.cache[0] = det
 	return det, nil
+}
+
+// positionOf is the position inner takes among the inner indexes seen: how
+// many of them are lower.
+func positionOf(seen []int, inner int) int {
+	n := 0
+	for _, i := range seen {
+		if i < inner {
+			n++
+		}
+	}
+	return n
 }

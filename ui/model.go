@@ -356,9 +356,9 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		// one n goes to first and the slowest to reach from cold.
 		m.prefetched = true
 		r := m.ix.Ref(0)
-		dec, gen, inner := m.dec, m.detailGen, m.ix.Msg(int(r.Cmd), int(r.Msg)).Index
+		dec, gen := m.dec, m.detailGen
 		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen, r.Ref(), inner)
+			_, _ = dec.Load(gen, r.Ref())
 			return nil
 		}))
 	}

@@ -435,9 +435,9 @@ func (m *Model) ensureDetail() tea.Cmd {
 	gen := m.detailGen
 	m.dec.Supersede(gen)
 	m.loading, m.loadKey, m.loadErr = true, key, ""
-	dec, inner := m.dec, msg.Index
+	dec := m.dec
 	return safe(func() tea.Msg {
-		det, err := dec.Load(gen, key, inner)
+		det, err := dec.Load(gen, key)
 		return detailMsg{gen, det, err}
 	})
 }
