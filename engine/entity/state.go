@@ -393,38 +393,29 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 func FieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (name string, f *schema.Field, why string) {
 	b := make([]byte, 0, 48)
 	node := state
-	for i := 0; i <= p.Last; i++ {
-		idx := p.Idx[i]
-		if ser == nil || int(idx) >= len(ser.Fields) {
+	for i := 0; i <= p.Last; {
+		idx := int(p.Idx[i])
+		// A path that does not fit is named as far as it goes.
+		s, _ := schema.StepAt(ser, p, i, func() decoder.Value { return node.Get(idx) })
+		if s.Field == nil {
 			return string(b) + "?", nil, ""
 		}
-		f = ser.Fields[idx]
+		f, why = s.Field, s.Why
 		if len(b) > 0 {
 			b = append(b, '.')
 		}
 		b = append(b, f.Name...)
-		why = f.Why
-		switch f.Model {
-		case schema.Simple:
-			return string(b), f, why
-		case schema.FixedArray, schema.VariableArray:
-			if i < p.Last {
-				b = appendIndex(b, p.Idx[i+1])
-				if f.Model == schema.VariableArray {
-					why = f.ElemWhy
-				}
-			}
-			return string(b), f, why
-		case schema.FixedTable:
-			ser, node = f.Nested(node.Get(int(idx))), node.Kid(int(idx))
-		case schema.VariableTable:
-			if i < p.Last {
-				i++
-				b = appendIndex(b, p.Idx[i])
-				node = node.Kid(int(idx)).Kid(int(p.Idx[i]))
-			}
-			ser = f.Serializer
+		if s.Elem {
+			b = appendIndex(b, p.Idx[i+1])
 		}
+		if s.Ser == nil {
+			break
+		}
+		node = node.Kid(idx)
+		if s.Elem {
+			node = node.Kid(int(p.Idx[i+1]))
+		}
+		ser, i = s.Ser, s.Next
 	}
 	return string(b), f, why
 }

@@ -166,64 +166,25 @@ func DecoderAt(ser *schema.Serializer, state Changes, p fieldpath.Path) (*decode
 	if p.Last < 0 || p.Last >= fieldpath.MaxDepth {
 		return nil, errorf("path %s: bad length", p)
 	}
-	for i := 0; ; i++ {
-		idx := p.Idx[i]
-		if ser == nil || idx < 0 || int(idx) >= len(ser.Fields) {
-			return nil, errorf("path %s: index %d at depth %d is outside the serializer", p, idx, i)
+	for i := 0; ; {
+		s, err := schema.StepAt(ser, &p, i, func() decoder.Value { return state[prefix(p, i)] })
+		if err != nil {
+			return nil, errorf("path %s: %v", p, err)
 		}
-		f := ser.Fields[idx]
-		var d *decoder.Decoder
-		switch f.Model {
-		case schema.Simple:
-			if i != p.Last {
-				return nil, errorf("path %s continues below simple field %s", p, f.Name)
-			}
-			d = f.Decoder
-		case schema.FixedArray:
-			if i+1 != p.Last {
-				return nil, errorf("path %s: fixed array %s needs exactly one element index", p, f.Name)
-			}
-			if k := p.Idx[i+1]; k < 0 || int(k) >= f.Type.Count {
-				return nil, errorf("path %s: element %d of %s[%d]", p, k, f.Name, f.Type.Count)
-			}
-			d = f.Decoder
-		case schema.FixedTable:
-			if i == p.Last {
-				d = f.Decoder
-				break
-			}
-			ser = f.Nested(state[prefix(p, i)])
-			continue
-		case schema.VariableArray:
-			switch {
-			case i == p.Last:
-				d = f.Decoder
-			case i+1 != p.Last:
-				return nil, errorf("path %s: variable array %s needs exactly one element index", p, f.Name)
-			case p.Idx[i+1] < 0 || p.Idx[i+1] >= entity.MaxArrayLen:
-				return nil, errorf("path %s: element %d of %s exceeds %d", p, p.Idx[i+1], f.Name, entity.MaxArrayLen)
-			default:
-				d = f.Elem
-			}
-		case schema.VariableTable:
-			if i == p.Last {
-				d = f.Decoder
-				break
-			}
+		f := s.Field
+		if s.Elem && (f.Model == schema.VariableArray || f.Model == schema.VariableTable) {
 			if k := p.Idx[i+1]; k < 0 || k >= entity.MaxArrayLen {
 				return nil, errorf("path %s: element %d of %s exceeds %d", p, k, f.Name, entity.MaxArrayLen)
 			}
-			if i+1 == p.Last {
-				return nil, errorf("path %s ends at an element of %s without naming its field", p, f.Name)
-			}
-			ser = f.Serializer
-			i++
+		}
+		if s.Ser != nil {
+			ser, i = s.Ser, s.Next
 			continue
 		}
-		if d == nil {
+		if s.Dec == nil {
 			return nil, errorf("path %s: field %s has no decoder (%s)", p, f.Name, f.Problem)
 		}
-		return d, nil
+		return s.Dec, nil
 	}
 }
 
