@@ -114,7 +114,7 @@ func compareForTUI(data []byte, path string, aliases schema.Aliases) (*compare.R
 func WriteCompare(w io.Writer, res *compare.Result, all bool) {
 	if d := res.First; d != nil {
 		fmt.Fprintf(w, "first difference: tick %d, entity %d %s, %s: %s\n", d.Tick, d.Entity, d.Class, d.Field, d.What)
-		fmt.Fprintf(w, "  %s\n", DifferenceSentence(d))
+		fmt.Fprintf(w, "  %s\n", d.Sentence())
 		writeSides(w, d)
 	} else {
 		fmt.Fprintln(w, "no difference")
@@ -123,7 +123,7 @@ func WriteCompare(w io.Writer, res *compare.Result, all bool) {
 		fmt.Fprintf(w, "every difference (%d):\n", len(res.All))
 		for i := range res.All {
 			d := &res.All[i]
-			fmt.Fprintf(w, "  tick %d entity %d %s %s: %s: %s\n", d.Tick, d.Entity, d.Class, d.Field, d.What, DifferenceSentence(d))
+			fmt.Fprintf(w, "  tick %d entity %d %s %s: %s: %s\n", d.Tick, d.Entity, d.Class, d.Field, d.What, d.Sentence())
 		}
 	}
 	fmt.Fprintln(w, CompareSummary(res))
@@ -149,29 +149,6 @@ func CompareSummary(res *compare.Result) string {
 		s += " (" + strings.Join(kinds, ", ") + ")"
 	}
 	return s + fmt.Sprintf("; %d of ours missing from theirs, %d of theirs extra", res.Missing, res.Extra)
-}
-
-// DifferenceSentence says in words what differs.
-func DifferenceSentence(d *compare.Difference) string {
-	o, t := d.Ours, d.Theirs
-	switch d.What {
-	case compare.Bits:
-		return fmt.Sprintf("they read %d bits, we read %d", t.Bits, o.Bits)
-	case compare.Offset:
-		return fmt.Sprintf("they read from %s, we from %s: a read before this one took another number of bits", bitio.Offset(uint(t.Offset)), bitio.Offset(uint(o.Offset)))
-	case compare.Value:
-		if t.Bits >= 0 {
-			return fmt.Sprintf("the same bits, they got %s, we got %s", t.Value, o.Value)
-		}
-		return fmt.Sprintf("they got %s, we got %s", t.Value, o.Value)
-	case compare.Missing:
-		return fmt.Sprintf("we read it (%d bits at %s, %s), their trace has no such read", o.Bits, bitio.Offset(uint(o.Offset)), o.Decoder)
-	case compare.Extra:
-		return fmt.Sprintf("their trace has this read (line %d), we made none", t.Line)
-	case compare.Order:
-		return fmt.Sprintf("both read it, but their line %d comes in another place among the tick's reads", t.Line)
-	}
-	return string(d.What)
 }
 
 func writeSides(w io.Writer, d *compare.Difference) {

@@ -70,13 +70,18 @@ func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
 		m.applyLocated()
 		return nil
 	}
+	return m.gradeWhenIdle()
+}
+
+// gradeWhenIdle takes the grading pass's next step unless the user is
+// moving: grading waits until the keys stop (and a decode or scan ends),
+// so that their work has the cores.
+func (m *Model) gradeWhenIdle() tea.Cmd {
 	if m.busy() {
 		m.gradeWaiting = true
 		return nil
 	}
 	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
-		// The user is moving: grading waits until the keys stop, so that
-		// their decodes have the cores.
 		gen := m.gradeGen
 		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
 	}
@@ -92,15 +97,7 @@ func (m *Model) onGradeResume(msg gradeResumeMsg) tea.Cmd {
 	if msg.gen != m.gradeGen || m.grader == nil {
 		return nil
 	}
-	if m.busy() {
-		m.gradeWaiting = true
-		return nil
-	}
-	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
-		gen := m.gradeGen
-		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
-	}
-	return m.gradeStep()
+	return m.gradeWhenIdle()
 }
 
 // resumeGrading goes on with a grading pass that waited for the user's

@@ -160,7 +160,7 @@ func (m *Model) compareSection() views.InspectorSection {
 	o, t := d.Ours, d.Theirs
 	ob, tb := d.ReadBits(64)
 	in := views.CompareInput{
-		Title: c.title(), What: string(d.What), Sentence: differenceSentence(d),
+		Title: c.title(), What: string(d.What), Sentence: d.Sentence(),
 		Where:  fmt.Sprintf("tick %d, entity %d %s, %s", d.Tick, d.Entity, d.Class, d.Field),
 		Theirs: "their trace",
 		Summary: fmt.Sprintf("%d reads compared, %d equal; %d differences (%d missing from theirs, %d extra)",
@@ -234,29 +234,6 @@ func (m *Model) theirsSpan() *views.Span {
 		return nil
 	}
 	return &views.Span{Span: bitio.Span{Start: uint(t.Offset), Bits: uint(t.Bits)}, Kind: views.SpanValue, Field: -1}
-}
-
-// differenceSentence says in words what differs.
-func differenceSentence(d *compare.Difference) string {
-	o, t := d.Ours, d.Theirs
-	switch d.What {
-	case compare.Bits:
-		return fmt.Sprintf("they read %d bits, we read %d", t.Bits, o.Bits)
-	case compare.Offset:
-		return fmt.Sprintf("they read from %s, we from %s: an earlier read took another number of bits", bitio.Offset(uint(t.Offset)), bitio.Offset(uint(o.Offset)))
-	case compare.Value:
-		if t.Bits >= 0 {
-			return "the same bits, another value"
-		}
-		return "another value"
-	case compare.Missing:
-		return "we read this field here, their trace has no such read"
-	case compare.Extra:
-		return "their trace has a read here that we did not make"
-	case compare.Order:
-		return "both read it, in another place among the tick's reads"
-	}
-	return string(d.What)
 }
 
 func notGiven(s string) string {
