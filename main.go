@@ -18,7 +18,7 @@ func main() {
 	// the decoding state. Measured on a 100 MB replay (docs/memory.md):
 	// check at GOGC=200 peaks at 56-77 MiB and runs as fast as at 400
 	// (which doubles the heap for no gain) and faster than at 100 (more
-	// collections). The TUI sets its own (ui.Run: GOGC=100 and a soft
+	// collections). The TUI sets its own (ui.Run: GOGC=200 under a soft
 	// limit). GOGC and GOMEMLIMIT in the environment still win.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)

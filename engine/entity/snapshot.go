@@ -1,8 +1,10 @@
 package entity
 
 import (
+	"bytes"
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/schema"
@@ -121,18 +123,27 @@ func freeze(n, old *Node) *Node {
 			}
 		}
 	}
-	if same {
-		for i := range n.vals {
-			if !n.vals[i].Equal(old.vals[i]) {
-				same = false
-				break
-			}
-		}
-		if same {
-			return old
-		}
+	if same && sameVals(n.vals, old.vals) {
+		return old
 	}
 	return &Node{vals: append([]decoder.Value(nil), n.vals...), kids: kids, far: far}
+}
+
+// sameVals reports whether two value lists of a length are bit for bit the
+// same (decoder.Value.Equal for each), by comparing their memory at once:
+// a keyframe compares every entity's values with the keyframe before's.
+// Values hold no pointers, and their padding is never written, so equal
+// memory is equal values; unequal padding alone would only make a keyframe
+// copy a node it could have shared.
+func sameVals(a, b []decoder.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	n := len(a) * int(unsafe.Sizeof(a[0]))
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), n), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), n))
 }
 
 // Own copies now every state node the table shares with another (a
