@@ -118,7 +118,13 @@ func Fields(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64
 	c := NewCursor(b)
 	for c.Next() {
 		if err := fn(c.Num, c.Type, c.V, c.Data); err != nil {
-			return err
+			// A value the caller refuses is located like a malformed one:
+			// at its field's tag.
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return &ParseError{Offset: c.Offset(), Field: c.Num, Err: err}
 		}
 	}
 	return c.Err()

@@ -392,9 +392,10 @@ func TestFields(t *testing.T) {
 		t.Errorf("typed helpers: %d %d %d %v", Int32(got[4].v), Int64(got[4].v), Sint64(got[7].v), Float32(got[5].v))
 	}
 
-	// Callback error passes through unchanged and stops iteration.
+	// A callback's error stops iteration and comes back located at its
+	// field's tag, still itself under errors.Is.
 	stop := errors.New("stop")
-	calls := 0
+	calls, second := 0, s.offs[1]
 	err = Fields(s.b, func(protowire.Number, protowire.Type, uint64, []byte) error {
 		calls++
 		if calls == 2 {
@@ -402,14 +403,15 @@ func TestFields(t *testing.T) {
 		}
 		return nil
 	})
-	if err != stop || calls != 2 {
-		t.Errorf("err %v calls %d", err, calls)
+	var pe *ParseError
+	if !errors.Is(err, stop) || calls != 2 || !errors.As(err, &pe) || pe.Offset != second || second <= 0 {
+		t.Errorf("err %v calls %d, want stop located at byte %d", err, calls, second)
 	}
 
 	// Truncated: callback sees the complete fields, then an error at the cut field.
 	calls = 0
 	err = Fields(s.b[:s.offs[3]+1], func(protowire.Number, protowire.Type, uint64, []byte) error { calls++; return nil })
-	var pe *ParseError
+	pe = nil
 	if !errors.As(err, &pe) || pe.Offset != s.offs[3] || calls != 3 {
 		t.Errorf("truncated Fields: err %v calls %d", err, calls)
 	}
