@@ -437,8 +437,10 @@ func (m *Model) ensureDetail() tea.Cmd {
 	m.loading, m.loadKey, m.loadErr = true, key, ""
 	dec := m.dec
 	return safe(func() tea.Msg {
-		det, err := dec.Load(gen, key)
-		return detailMsg{gen, det, err}
+		return withSeekRoom(func() tea.Msg {
+			det, err := dec.Load(gen, key)
+			return detailMsg{gen, det, err}
+		})
 	})
 }
 
