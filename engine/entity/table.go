@@ -100,6 +100,8 @@ type Table struct {
 	targetSlab []target   // where memo slots' target buffers are cut from
 	br         bitio.Reader
 	upd        Updated
+	free       [][]*Node // by class id: deleted entities' top-level nodes (recycle.go)
+	freeBytes  int
 }
 
 // Updated summarises one applied update for Table.OnUpdated.
@@ -447,6 +449,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		if err != nil {
 			return index, nil, start, err
 		}
+		t.recycle(t.Entities[index]) // a create replaces the entity there
 		tok := newOwner()
 		e = &Entity{Index: index, Serial: serial, Class: c, State: base, Active: true, owner: tok}
 		op = provenance.Create
@@ -479,6 +482,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		}
 		if cmd&2 != 0 {
 			op = provenance.Delete
+			t.recycle(e)
 			t.Entities[index] = nil
 			if eu != nil {
 				eu.Op = provenance.Delete
@@ -540,6 +544,7 @@ func (t *Table) deletions(r *bitio.Reader, rec *provenance.Message, res *Result)
 	for i := uint32(0); i < n && !r.Overflowed(); i++ {
 		idx += int32(r.UBitVar())
 		if idx >= 0 && idx < MaxEntities && t.Entities[idx] != nil {
+			t.recycle(t.Entities[idx])
 			t.Entities[idx] = nil
 		} else {
 			res.BadDeletions++
@@ -668,7 +673,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 	}
 	pathBits := r.Pos() - pathStart
 	if len(paths) > 0 && (*statep).owner != owner {
-		*statep = (*statep).cowCopy(owner)
+		*statep = t.cowCopy(c, *statep, owner)
 	}
 	state := *statep
 	if memo != nil {

@@ -1,0 +1,78 @@
+package entity
+
+// Deleted entities' top-level nodes are kept for the next create of their
+// class: a create's first write copies its class baseline's top-level node
+// (cowCopy), and in a long replay the entities that come and go
+// (projectiles, creeps, effects) made that copy most of the decode's
+// garbage. Only a node its entity owned alone is kept: one a snapshot, a
+// keyframe or ShareState still shares carries another owner token.
+
+// maxFreeBytes bounds the values the kept nodes hold room for (a node
+// keeps its entity's nodes below it too until reused). A full frame
+// deletes and creates hundreds of entities of a class at once.
+const maxFreeBytes = 16 << 20
+
+// recycle keeps the top-level node of e, just deleted, when no one else
+// holds it. The deleted entity keeps pointing to it until a create reuses
+// it: a hook called for the delete (OnUpdated) still reads its state.
+func (t *Table) recycle(e *Entity) {
+	if e == nil || e.Class == nil || e.Class.ID < 0 {
+		return
+	}
+	n := e.State
+	if n == nil || n.owner == 0 || n.owner != e.owner || t.freeBytes+nodeBytes(n) > maxFreeBytes {
+		return
+	}
+	id := int(e.Class.ID)
+	if id >= len(t.free) {
+		if id >= 1<<16 {
+			return
+		}
+		t.free = append(t.free, make([][]*Node, id+1-len(t.free))...)
+	}
+	t.free[id] = append(t.free[id], n)
+	t.freeBytes += nodeBytes(n)
+}
+
+// cowCopy is n.cowCopy(owner), in a node of class c that recycle kept
+// when one is large enough.
+func (t *Table) cowCopy(c *Class, n *Node, owner uint32) *Node {
+	if c == nil || c.ID < 0 || int(c.ID) >= len(t.free) || len(n.far) > 0 {
+		return n.cowCopy(owner)
+	}
+	l := t.free[c.ID]
+	if len(l) == 0 {
+		return n.cowCopy(owner)
+	}
+	m := l[len(l)-1]
+	if cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids) < len(n.kids) {
+		return n.cowCopy(owner)
+	}
+	l[len(l)-1] = nil
+	t.free[c.ID] = l[:len(l)-1]
+	t.freeBytes -= nodeBytes(m)
+	m.refill(n, owner)
+	return m
+}
+
+// refill makes m what n.cowCopy(owner) returns, in m's storage: the slots
+// past n's are zeroed, as growVals and kid expect of a node's spare room.
+func (m *Node) refill(n *Node, owner uint32) {
+	vals := m.vals[:cap(m.vals)]
+	copy(vals, n.vals)
+	clear(vals[len(n.vals):])
+	m.vals = vals[:len(n.vals)]
+	if len(n.kids) == 0 && cap(m.kids) == 0 {
+		m.kids = nil
+	} else {
+		kids := m.kids[:cap(m.kids)]
+		copy(kids, n.kids)
+		clear(kids[len(n.kids):])
+		m.kids = kids[:len(n.kids)]
+	}
+	m.far = nil
+	m.owner = owner
+}
+
+// nodeBytes is what a kept node's own storage costs.
+func nodeBytes(n *Node) int { return cap(n.vals)*valueSize + cap(n.kids)*8 }

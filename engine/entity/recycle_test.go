@@ -1,0 +1,67 @@
+package entity
+
+import (
+	"testing"
+
+	"github.com/dembug/dembug/engine/decoder"
+)
+
+// A deleted entity's top-level node becomes the next create's copy of its
+// class baseline: the baseline's values and children, nothing of the
+// deleted entity's, with room for every slot. A node a snapshot or
+// ShareState still shares is not kept.
+func TestRecycledNodeIsAFreshCopy(t *testing.T) {
+	tb := NewTable()
+	c := &Class{ID: 3, Name: "C"}
+	base := newNode(10, 0)
+	for i := range int32(4) {
+		*base.slot(i) = decoder.Uint(uint64(i + 1))
+	}
+	*base.kid(5, 2, 0).slot(1) = decoder.Uint(50)
+
+	e := &Entity{Class: c, owner: newOwner()}
+	e.State = tb.cowCopy(c, base, e.owner)
+	*e.State.slot(2) = decoder.Uint(99)
+	*e.State.slot(9) = decoder.Uint(9)
+	*e.State.kid(5, 2, e.owner).slot(0) = decoder.Uint(7)
+	*e.State.kid(8, 2, e.owner).slot(1) = decoder.Uint(8)
+	old := e.State
+	tb.recycle(e)
+
+	n := tb.cowCopy(c, base, newOwner())
+	if n != old {
+		t.Fatal("the deleted entity's node was not reused")
+	}
+	if d := n.Diff(base); d != "" {
+		t.Fatalf("the reused node is not the baseline: %s", d)
+	}
+	if cap(n.vals) < cap(base.vals) || len(n.vals) != len(base.vals) {
+		t.Fatalf("reused values: length %d capacity %d, baseline's %d and %d", len(n.vals), cap(n.vals), len(base.vals), cap(base.vals))
+	}
+	if n.Kid(5) != base.Kid(5) || n.Kid(8) != nil {
+		t.Fatal("the reused node keeps the deleted entity's children")
+	}
+	if v := *n.slot(9); v.Kind != decoder.KindNone {
+		t.Fatalf("slot 9, past the baseline's, reads %v after reuse", v)
+	}
+	if base.Get(2).U != 3 || base.Kid(5).Get(0).Kind != decoder.KindNone {
+		t.Fatal("the baseline changed")
+	}
+	if again := tb.cowCopy(c, base, newOwner()); again == old {
+		t.Fatal("one node reused twice")
+	}
+
+	// Shared (ShareState gives the entity a new token): not kept.
+	s := &Entity{Class: c, owner: newOwner()}
+	s.State = tb.cowCopy(c, base, s.owner)
+	*s.State.slot(1) = decoder.Uint(11)
+	shared := s.State
+	s.owner = newOwner()
+	tb.recycle(s)
+	if n := tb.cowCopy(c, base, newOwner()); n == shared {
+		t.Fatal("a shared node was reused")
+	}
+	if shared.Get(1).U != 11 {
+		t.Fatal("a shared node changed")
+	}
+}
