@@ -455,9 +455,6 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		op = provenance.Create
 		t.Entities[index] = e
 		withFields = true
-		if eu != nil {
-			eu.Op = provenance.Create
-		}
 	case cmd&1 == 0: // update
 		e = t.Entities[index]
 		if e == nil {
@@ -467,9 +464,6 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		withFields = true
 		if m.HasPVSVisBits > 0 && r.Bits(2)&1 != 0 {
 			withFields, skipped = false, true
-			if eu != nil {
-				eu.Skipped = true
-			}
 		}
 	default: // leave, maybe delete
 		e = t.Entities[index]
@@ -477,19 +471,14 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 			e.Active = false
 		}
 		op = provenance.Leave
-		if eu != nil {
-			eu.Op = provenance.Leave
-		}
 		if cmd&2 != 0 {
 			op = provenance.Delete
 			t.recycle(e)
 			t.Entities[index] = nil
-			if eu != nil {
-				eu.Op = provenance.Delete
-			}
 		}
 	}
 	if eu != nil {
+		eu.Op, eu.Skipped = op, skipped
 		eu.HeaderBits = r.Pos() - start
 		eu.PathStart = r.Pos()
 		if e != nil {
