@@ -169,15 +169,6 @@ func (m *Model) compareSection() views.InspectorSection {
 	if t != nil {
 		in.Theirs = fmt.Sprintf("line %d of their trace", t.Line)
 	}
-	num := func(r *compare.Read, v int64, f func(int64) string) string {
-		if r == nil {
-			return "—"
-		}
-		if v < 0 {
-			return "(not given)"
-		}
-		return f(v)
-	}
 	pick := func(r *compare.Read, f func(r *compare.Read) string) string {
 		if r == nil {
 			return "—"
@@ -188,9 +179,10 @@ func (m *Model) compareSection() views.InspectorSection {
 		in.Rows = append(in.Rows, views.CompareRow{Label: label, Theirs: pick(t, f), Ours: pick(o, f), Differs: differs})
 	}
 	row("decoder", func(r *compare.Read) string { return notGiven(r.Decoder) }, false)
-	in.Rows = append(in.Rows,
-		views.CompareRow{Label: "bit offset", Theirs: num(t, readOffset(t), offsetText), Ours: num(o, readOffset(o), offsetText), Differs: d.What == compare.Offset},
-		views.CompareRow{Label: "bits", Theirs: num(t, readBits(t), itoa), Ours: num(o, readBits(o), itoa), Differs: d.What == compare.Bits})
+	row("bit offset", func(r *compare.Read) string {
+		return given(r.Offset, func(v int64) string { return bitio.Offset(uint(v)) })
+	}, d.What == compare.Offset)
+	row("bits", func(r *compare.Read) string { return given(r.Bits, func(v int64) string { return fmt.Sprint(v) }) }, d.What == compare.Bits)
 	row("value", func(r *compare.Read) string { return string(r.Value) }, d.What == compare.Value)
 	in.Rows = append(in.Rows, views.CompareRow{Label: "read", Theirs: orDash(tb), Ours: orDash(ob), Bits: true})
 	if o != nil && o.Why != "" {
@@ -199,22 +191,13 @@ func (m *Model) compareSection() views.InspectorSection {
 	return views.CompareSection(in)
 }
 
-func readOffset(r *compare.Read) int64 {
-	if r == nil {
-		return -1
+// given formats v, or says a trace left it out (a negative number).
+func given(v int64, f func(int64) string) string {
+	if v < 0 {
+		return "(not given)"
 	}
-	return r.Offset
+	return f(v)
 }
-
-func readBits(r *compare.Read) int64 {
-	if r == nil {
-		return -1
-	}
-	return r.Bits
-}
-
-func offsetText(v int64) string { return bitio.Offset(uint(v)) }
-func itoa(v int64) string       { return fmt.Sprint(v) }
 
 func orDash(s string) string {
 	if s == "" {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func TestScreenCompare(t *testing.T) {
 				t.Fatalf("selected field is not %s at %d", o.Name, o.Offset)
 			}
 			insp := inspectorText(hs)
-			for _, want := range []string{"Compare · first difference", "bits: they read", "line " + itoa(int64(k+1)) + " of their trace"} {
+			for _, want := range []string{"Compare · first difference", "bits: they read", fmt.Sprintf("line %d of their trace", k+1)} {
 				if !strings.Contains(insp, want) {
 					t.Errorf("inspector lacks %q:\n%s", want, insp)
 				}
