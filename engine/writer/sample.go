@@ -145,6 +145,20 @@ type sampleScript struct {
 	err error
 }
 
+// newSampleScript starts a sample's demo: a SourceTV recording with the
+// header fields every sample shares filled in, room on the server for
+// every class, and demo tick 0 at server tick tickBase.
+func newSampleScript(h messages.FileHeader, server messages.ServerInfo, sers []SerializerSpec, classes []messages.Class, tickBase uint32) (*sampleScript, error) {
+	h.DemoFileStamp, h.ClientName, h.FullpacketsVersion, h.DemoVersionName = container.Magic, "SourceTV Demo", 2, "valve_demo_2"
+	server.MaxClasses = int32(len(classes))
+	d, err := NewDemo(h, server, sers, classes)
+	if err != nil {
+		return nil, err
+	}
+	d.TickBase = tickBase
+	return &sampleScript{d: d}, nil
+}
+
 // ch builds changes for a class from name, value pairs.
 func (s *sampleScript) ch(class string, kv ...any) Changes {
 	ser := s.d.Serializer(class)
@@ -200,18 +214,14 @@ func Generate() []byte {
 }
 
 func generateSample() ([]byte, error) {
-	h := messages.FileHeader{
-		DemoFileStamp: container.Magic, NetworkProtocol: 47, ServerName: "dembug sample", ClientName: "SourceTV Demo",
-		MapName: "dota", GameDirectory: SampleGameDir, FullpacketsVersion: 2,
-		DemoVersionName: "valve_demo_2", DemoVersionGUID: "64656d62-7567-4000-8000-73616d706c65", BuildNum: SampleBuild,
-	}
-	server := messages.ServerInfo{MaxClasses: int32(len(sampleClasses)), MaxClients: 64, TickInterval: 1.0 / 30, GameDir: SampleGameDir, MapName: "dota"}
-	d, err := NewDemo(h, server, sampleSerializers(), sampleClasses)
+	h := messages.FileHeader{NetworkProtocol: 47, ServerName: "dembug sample", MapName: "dota", GameDirectory: SampleGameDir,
+		DemoVersionGUID: "64656d62-7567-4000-8000-73616d706c65", BuildNum: SampleBuild}
+	server := messages.ServerInfo{MaxClients: 64, TickInterval: 1.0 / 30, GameDir: SampleGameDir, MapName: "dota"}
+	s, err := newSampleScript(h, server, sampleSerializers(), sampleClasses, SampleTickBase)
 	if err != nil {
 		return nil, err
 	}
-	d.TickBase = SampleTickBase
-	s := &sampleScript{d: d}
+	d := s.d
 	// Value shorthands.
 	u := decoder.Uint
 	i := decoder.Int

@@ -3,7 +3,6 @@ package writer
 import (
 	"fmt"
 
-	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/messages"
 )
@@ -106,19 +105,14 @@ func GenerateCS2() []byte {
 }
 
 func generateCS2Sample() ([]byte, error) {
-	h := messages.FileHeader{
-		DemoFileStamp: container.Magic, NetworkProtocol: SampleCS2Build, ServerName: "dembug cs2 sample", ClientName: "SourceTV Demo",
-		MapName: "cs_dembug", GameDirectory: SampleCS2GameDir, FullpacketsVersion: 2,
-		DemoVersionName: "valve_demo_2", DemoVersionGUID: "64656d62-7567-4000-8000-637332736d70", BuildNum: SampleCS2Build,
-	}
-	server := messages.ServerInfo{MaxClasses: int32(len(sampleCS2Classes)), MaxClients: 16, TickInterval: 1.0 / 64,
-		GameDir: SampleCS2GameDir, MapName: "cs_dembug"}
-	d, err := NewDemo(h, server, sampleCS2Serializers(), sampleCS2Classes)
+	h := messages.FileHeader{NetworkProtocol: SampleCS2Build, ServerName: "dembug cs2 sample", MapName: "cs_dembug",
+		GameDirectory: SampleCS2GameDir, DemoVersionGUID: "64656d62-7567-4000-8000-637332736d70", BuildNum: SampleCS2Build}
+	server := messages.ServerInfo{MaxClients: 16, TickInterval: 1.0 / 64, GameDir: SampleCS2GameDir, MapName: "cs_dembug"}
+	s, err := newSampleScript(h, server, sampleCS2Serializers(), sampleCS2Classes, SampleCS2TickBase)
 	if err != nil {
 		return nil, err
 	}
-	d.TickBase = SampleCS2TickBase
-	s := &sampleScript{d: d}
+	d := s.d
 	u := decoder.Uint
 	i := decoder.Int
 	f := decoder.Float
