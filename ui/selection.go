@@ -294,54 +294,41 @@ func (m *Model) gotoEntity(e int) tea.Cmd {
 	if !exact {
 		k--
 	}
-	found := -1
-	cmds := m.ix.Commands
-	// From the selection to the end, then from the start to it.
-	try := func(from, to int) {
-		for ci := range cmds {
-			c := &cmds[ci]
-			if c.First+c.NumUpdates <= from || c.First >= to {
+	// One walk: the entity's first update after the selection, its first
+	// in the file (where the search wraps to), and how many it has before
+	// and in all.
+	after, first, before, total := -1, -1, 0, 0
+	for ci := range m.ix.Commands {
+		c := &m.ix.Commands[ci]
+		for j := range c.Msgs {
+			pe := c.Msgs[j].PE
+			if pe == nil {
 				continue
 			}
-			for j := range c.Msgs {
-				pe := c.Msgs[j].PE
-				if pe == nil {
+			for u := range pe.Updates {
+				if int(pe.Updates[u].Entity) != e {
 					continue
 				}
-				for u := range pe.Updates {
-					if fk := pe.First + u; fk > from && fk < to && int(pe.Updates[u].Entity) == e {
-						found = fk
-						return
-					}
+				fk := pe.First + u
+				total++
+				if first < 0 {
+					first = fk
+				}
+				if fk <= k {
+					before++
+				} else if after < 0 {
+					after = fk
 				}
 			}
 		}
 	}
-	try(k, m.ix.NumUpdates())
-	wrap := ""
-	if found < 0 {
-		try(-1, k+1)
-		wrap = " (wrapped to the start)"
-	}
-	if found < 0 {
+	if total == 0 {
 		m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
 		return nil
 	}
-	// Which of the entity's updates this is, of how many.
-	nth, total := 0, 0
-	for ci := range cmds {
-		for j := range cmds[ci].Msgs {
-			if pe := cmds[ci].Msgs[j].PE; pe != nil {
-				for u := range pe.Updates {
-					if int(pe.Updates[u].Entity) == e {
-						total++
-						if pe.First+u <= found {
-							nth = total
-						}
-					}
-				}
-			}
-		}
+	found, nth, wrap := after, before+1, ""
+	if after < 0 {
+		found, nth, wrap = first, 1, " (wrapped to the start)"
 	}
 	cmd := m.jump(found)
 	m.setNote(fmt.Sprintf("entity %d: update %d of %d%s", e, nth, total, wrap), false)
