@@ -40,16 +40,16 @@ func (m *Model) locateCmd() tea.Cmd {
 
 // firstMisaligned is the first misaligned packet-entities message.
 func (m *Model) firstMisaligned() (session.Ref, session.Location, bool) {
-	at := session.None
 	for ci := range m.ix.Commands {
 		for j, msg := range m.ix.Commands[ci].Msgs {
-			if msg.PE != nil && msg.PE.Err != nil && at == session.None {
-				at = session.Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
+			if msg.PE != nil && msg.PE.Err != nil {
+				at := session.Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
+				loc, ok := m.ix.Location(at)
+				return at, loc, ok
 			}
 		}
 	}
-	loc, ok := m.ix.Location(at)
-	return at, loc, ok
+	return session.None, session.Location{}, false
 }
 
 // breakSuspect makes inference's breaking read (in the message, not a
@@ -85,13 +85,6 @@ func (m *Model) searchSuspect() tea.Cmd {
 		return nil
 	}
 	at, loc, ok := m.firstMisaligned()
-	for ci := range m.ix.Commands {
-		for j, msg := range m.ix.Commands[ci].Msgs {
-			if msg.PE != nil && msg.PE.Err != nil && at == session.None {
-				at = session.Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
-			}
-		}
-	}
 	if !ok {
 		return nil
 	}
