@@ -48,24 +48,29 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// open starts the debugger, at the first difference with
+			// their trace when --compare names one.
+			open := func(name string, data []byte) error {
+				if theirs == "" || OpenTUICompare == nil {
+					return OpenTUI(name, data, aliases)
+				}
+				res, err := compareForTUI(data, theirs, aliases)
+				if err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
+					return &ExitError{Code: 2}
+				}
+				return OpenTUICompare(name, data, aliases, res)
+			}
 			if len(args) == 0 {
 				data, ok := sampleReplay()
 				if !ok {
 					return cmd.Help()
 				}
-				if theirs != "" && OpenTUICompare != nil {
-					res, err := compareForTUI(data, theirs, aliases)
-					if err != nil {
-						fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
-						return &ExitError{Code: 2}
-					}
-					return OpenTUICompare("(built-in sample)", data, aliases, res)
-				}
-				return OpenTUI("(built-in sample)", data, aliases)
+				return open("(built-in sample)", data)
 			}
-			// Mapped, not read onto the heap; the pages the index pass
-			// has read are dropped from the resident set four times a
-			// second.
+			// Mapped, not read onto the heap; the pages the comparison
+			// and the index pass have read are dropped from the resident
+			// set four times a second.
 			f, err := mapfile.Open(args[0])
 			if err != nil {
 				return err
@@ -77,19 +82,9 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if _, err := container.NewReader(f.Data); err != nil {
 				return fmt.Errorf("%s: %v", args[0], err)
 			}
-			if theirs != "" && OpenTUICompare != nil {
-				res, err := compareForTUI(f.Data, theirs, aliases)
-				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
-					return &ExitError{Code: 2}
-				}
-				stop := f.ReleaseEvery(250 * time.Millisecond)
-				defer stop()
-				return OpenTUICompare(args[0], f.Data, aliases, res)
-			}
 			stop := f.ReleaseEvery(250 * time.Millisecond)
 			defer stop()
-			return OpenTUI(args[0], f.Data, aliases)
+			return open(args[0], f.Data)
 		},
 	}
 	root.PersistentPreRun = func(cmd *cobra.Command, args []string) {
