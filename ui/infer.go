@@ -56,14 +56,8 @@ func (m *Model) inferCmd() tea.Cmd {
 
 // misaligned reports whether any packet-entities message misaligned.
 func (m *Model) misaligned() bool {
-	for i := range m.ix.Commands {
-		for _, msg := range m.ix.Commands[i].Msgs {
-			if msg.PE != nil && msg.PE.Err != nil {
-				return true
-			}
-		}
-	}
-	return false
+	_, _, ok := m.firstMisaligned()
+	return ok
 }
 
 func (m *Model) onInfer(msg inferMsg) tea.Cmd {
