@@ -6,8 +6,7 @@ import (
 )
 
 // Count writes n with its noun, singular for one: "1 field", "3 fields".
-// A noun already ending in s takes "es"; irregular ones are given as
-// "entity|entities".
+// The plural adds an s; other plurals are given as "entity|entities".
 func Count(n int, noun string) string {
 	one, many := noun, noun+"s"
 	if i := strings.IndexByte(noun, '|'); i >= 0 {
