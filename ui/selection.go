@@ -62,12 +62,7 @@ func (m *Model) rebuild() {
 			}
 		}
 	}
-	if ix.Err != nil {
-		rows = append(rows, tlRow{views.RowError, -1, -1, -1})
-	} else if ix.EndNote != "" && m.filter == nil {
-		rows = append(rows, tlRow{views.RowNote, -1, -1, -1})
-	}
-	m.rows = rows
+	m.rows = m.appendEnd(rows)
 	m.cursor = m.rowOf(m.sel)
 }
 
@@ -87,12 +82,21 @@ func (m *Model) appendRows(from int) {
 		}
 		m.rows = append(m.rows, tlRow{views.RowCommand, int32(ci), -1, -1})
 	}
-	if m.ix.Err != nil {
-		m.rows = append(m.rows, tlRow{views.RowError, -1, -1, -1})
-	} else if m.ix.EndNote != "" {
-		m.rows = append(m.rows, tlRow{views.RowNote, -1, -1, -1})
-	}
+	m.rows = m.appendEnd(m.rows)
 	m.cursor = m.rowOf(m.sel)
+}
+
+// appendEnd adds the row after the last command, if there is one: where
+// decoding stopped, or the note about how the file ends (not under a
+// filter).
+func (m *Model) appendEnd(rows []tlRow) []tlRow {
+	if m.ix.Err != nil {
+		return append(rows, tlRow{views.RowError, -1, -1, -1})
+	}
+	if m.ix.EndNote != "" && m.filter == nil {
+		return append(rows, tlRow{views.RowNote, -1, -1, -1})
+	}
+	return rows
 }
 
 // isEnd reports whether a row is the one after the last command: where
