@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,48 +89,27 @@ type group struct {
 
 // MuteRule leaves rule r out of the tally from now on (on: true) or
 // counts it again (on: false).
-func (t *Tally) MuteRule(r Rule, on bool) {
-	if t.mutedRules == nil {
-		t.mutedRules = map[Rule]bool{}
-	}
-	if on {
-		t.mutedRules[r] = true
-	} else {
-		delete(t.mutedRules, r)
-	}
-}
+func (t *Tally) MuteRule(r Rule, on bool) { setMuted(&t.mutedRules, r, on) }
 
 // MuteField leaves field name out of the tally: the name itself and every
 // element or member under it ("m_vecX" mutes "m_vecX.0001").
-func (t *Tally) MuteField(name string, on bool) {
-	if t.mutedFields == nil {
-		t.mutedFields = map[string]bool{}
+func (t *Tally) MuteField(name string, on bool) { setMuted(&t.mutedFields, name, on) }
+
+func setMuted[K comparable](m *map[K]bool, k K, on bool) {
+	if !on {
+		delete(*m, k)
+		return
 	}
-	if on {
-		t.mutedFields[name] = true
-	} else {
-		delete(t.mutedFields, name)
+	if *m == nil {
+		*m = map[K]bool{}
 	}
+	(*m)[k] = true
 }
 
 // MutedRules and MutedFields list what is muted, sorted.
-func (t *Tally) MutedRules() []Rule {
-	var out []Rule
-	for r := range t.mutedRules {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
+func (t *Tally) MutedRules() []Rule { return slices.Sorted(maps.Keys(t.mutedRules)) }
 
-func (t *Tally) MutedFields() []string {
-	var out []string
-	for f := range t.mutedFields {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
-}
+func (t *Tally) MutedFields() []string { return slices.Sorted(maps.Keys(t.mutedFields)) }
 
 // Muted says whether an anomaly of rule r on field name is muted.
 func (t *Tally) Muted(r Rule, name string) bool {
