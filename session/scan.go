@@ -19,8 +19,8 @@ type Hit struct {
 	Cmd, Inner, Upd, Field int
 }
 
-// before reports whether h comes before o in the file.
-func (h Hit) before(o Hit) bool {
+// Before reports whether h comes before o in the file.
+func (h Hit) Before(o Hit) bool {
 	if h.Cmd != o.Cmd {
 		return h.Cmd < o.Cmd
 	}
@@ -117,7 +117,7 @@ func (s *Scan) entities(loc replay.Location, _ *messages.PacketEntities, _ entit
 	for u := range rec.Updates {
 		h := Hit{Cmd: loc.Command, Inner: loc.Message, Upd: u, Field: -1}
 		if !s.all {
-			if !s.wrapped && !s.after.before(h) || s.wrapped && s.after.before(h) {
+			if !s.wrapped && !s.after.Before(h) || s.wrapped && s.after.Before(h) {
 				continue
 			}
 		}

@@ -55,7 +55,7 @@ func (m *Model) onCount(msg countMsg) tea.Cmd {
 	}
 	nth := 0
 	for _, h := range j.hits {
-		if h.Cmd < j.at.Cmd || h.Cmd == j.at.Cmd && (h.Inner < j.at.Inner || h.Inner == j.at.Inner && h.Upd <= j.at.Upd) {
+		if !j.at.Before(h) {
 			nth++
 		}
 	}
