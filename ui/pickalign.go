@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
 )
 
 // In a misaligned message the picker says which of its decoders and bit
@@ -60,17 +60,9 @@ func (m *Model) onAlign(msg alignMsg) {
 			p.items[i].Detail = "✓ aligns · " + p.items[i].Detail
 		}
 	}
-	switch n := len(msg.aligns); n {
-	case 0:
+	if len(msg.aligns) == 0 {
 		m.setNote("no decoder or bit edit of this read alone makes the message align (try a wider scope, or the search)", false)
-	default:
-		m.setNote(fmt.Sprintf("%s of this read make the message align (✓)", countChoices(n)), false)
+		return
 	}
-}
-
-func countChoices(n int) string {
-	if n == 1 {
-		return "1 choice"
-	}
-	return fmt.Sprintf("%d choices", n)
+	m.setNote(views.Count(len(msg.aligns), "choice")+" of this read make the message align (✓)", false)
 }
