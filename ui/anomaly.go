@@ -100,13 +100,10 @@ func (m *Model) stopWhy(st session.AnomalyRef) string {
 	if pe.SuspectUpd == r.Upd && pe.SuspectField == st.Field {
 		return ": first suspect of a misaligned message"
 	}
-	if st.Field < 0 {
+	if st.Field < 0 || st.Name == "" {
 		return ""
 	}
-	if st.Name != "" {
-		return ": " + st.Name
-	}
-	return ""
+	return ": " + st.Name
 }
 
 // anomalyLines explains each anomaly: rule and detail (Error style when it
