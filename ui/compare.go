@@ -18,10 +18,12 @@ type comparison struct {
 	res    *compare.Result
 	diffs  []compare.Difference // every difference (res.All), or the first
 	cur    int                  // the one shown
-	diff   *compare.Difference  // diffs[cur]
 	ref    session.Ref          // its place, once found
 	placed bool
 }
+
+// diff is the difference shown.
+func (c *comparison) diff() *compare.Difference { return &c.diffs[c.cur] }
 
 func newComparison(res *compare.Result) *comparison {
 	if res == nil || res.First == nil {
@@ -31,7 +33,6 @@ func newComparison(res *compare.Result) *comparison {
 	if len(c.diffs) == 0 {
 		c.diffs = []compare.Difference{*res.First}
 	}
-	c.diff = &c.diffs[0]
 	return c
 }
 
@@ -56,8 +57,8 @@ func (m *Model) stepDifference(dir int) tea.Cmd {
 		m.setNote("compare: that difference is not in the index yet", false)
 		return nil
 	}
-	c.cur, c.diff, c.ref = next, &c.diffs[next], ref
-	d := c.diff
+	c.cur, c.ref = next, ref
+	d := c.diff()
 	m.setNote(fmt.Sprintf("compare: difference %d of %d at tick %d, entity %d %s: %s", c.cur+1, len(c.diffs), d.Tick, d.Entity, d.Field, d.What), false)
 	return m.reveal(ref)
 }
@@ -69,7 +70,7 @@ func (m *Model) placeComparison() tea.Cmd {
 	if c == nil || c.placed {
 		return nil
 	}
-	ref, st := m.locate(c.diff)
+	ref, st := m.locate(c.diff())
 	switch st {
 	case locWait:
 		return nil
@@ -79,7 +80,7 @@ func (m *Model) placeComparison() tea.Cmd {
 		return nil
 	}
 	c.placed, c.ref = true, ref
-	d := c.diff
+	d := c.diff()
 	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all; c next)",
 		d.Tick, d.Entity, d.Field, d.What, c.total()), false)
 	return m.reveal(ref)
@@ -156,7 +157,7 @@ func (m *Model) atDifference() bool {
 // compareSection is the inspector's section for the difference.
 func (m *Model) compareSection() views.InspectorSection {
 	c := m.cmp
-	d := c.diff
+	d := c.diff()
 	o, t := d.Ours, d.Theirs
 	ob, tb := d.ReadBits(64)
 	in := views.CompareInput{
@@ -212,7 +213,7 @@ func (m *Model) theirsSpan() *views.Span {
 	if !m.atDifference() || m.cmp.ref.Field < 0 || m.wiHere() != nil {
 		return nil
 	}
-	t := m.cmp.diff.Theirs
+	t := m.cmp.diff().Theirs
 	if t == nil || t.Offset < 0 || t.Bits < 0 || t.Baseline {
 		return nil
 	}

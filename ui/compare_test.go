@@ -102,8 +102,8 @@ func TestCompareStepsThroughDifferences(t *testing.T) {
 		t.Fatalf("not opened at the first difference: %+v", hs.m.sel)
 	}
 	hs.keys("c")
-	if !at(ours[k+1]) || hs.m.cmp.diff.What != compare.Offset || !strings.Contains(inspectorText(hs), "difference 2 of") {
-		t.Fatalf("c: at %+v (%s), note %q", hs.m.sel, hs.m.cmp.diff.What, hs.m.note)
+	if !at(ours[k+1]) || hs.m.cmp.diff().What != compare.Offset || !strings.Contains(inspectorText(hs), "difference 2 of") {
+		t.Fatalf("c: at %+v (%s), note %q", hs.m.sel, hs.m.cmp.diff().What, hs.m.note)
 	}
 	hs.keys("C")
 	if !at(ours[k]) {
