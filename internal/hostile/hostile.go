@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/golang/snappy"
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
@@ -364,21 +365,14 @@ func signedOnBytes() ([]byte, error) {
 	return append([]byte(nil), d.File.Bytes()...), nil
 }
 
-func appendVarint(b []byte, v uint64) []byte {
-	for ; v >= 0x80; v >>= 7 {
-		b = append(b, byte(v)|0x80)
-	}
-	return append(b, byte(v))
-}
-
 func appendCommand(b []byte, k container.Kind, tick int32, body []byte, compressed bool) []byte {
 	cmd := uint64(k)
 	if compressed {
 		cmd |= 64
 	}
-	b = appendVarint(b, cmd)
-	b = appendVarint(b, uint64(uint32(tick)))
-	b = appendVarint(b, uint64(len(body)))
+	b = protowire.AppendVarint(b, cmd)
+	b = protowire.AppendVarint(b, uint64(uint32(tick)))
+	b = protowire.AppendVarint(b, uint64(len(body)))
 	return append(b, body...)
 }
 
