@@ -326,7 +326,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	if msg.gen != m.gen || msg.ch == nil {
 		return nil
 	}
-	first, had := len(m.ix.Commands) == 0, len(m.ix.Commands)
+	had := len(m.ix.Commands)
 	m.ix.Append(msg.ch)
 	if m.ix.Keyframes != nil && !m.keyframed {
 		m.keyframed = true
@@ -334,7 +334,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	}
 	m.spin++
 	m.appendRows(had)
-	if first && len(m.rows) > 0 && m.sel == session.None {
+	if had == 0 && len(m.rows) > 0 && m.sel == session.None {
 		m.cursor = 0
 		m.selFromRow()
 	}
