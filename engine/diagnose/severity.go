@@ -17,10 +17,10 @@ const (
 func Grade(as []Anomaly) Severity {
 	s := SevNone
 	for _, a := range as {
-		if a.Rule == Fallback {
+		if !Counted(a) {
 			continue
 		}
-		if a.Score >= Threshold {
+		if SeverityOf(a) == SevStrong {
 			return SevStrong
 		}
 		s = SevWeak
