@@ -172,6 +172,11 @@ func (s *sampleScript) ch(class string, kv ...any) Changes {
 	return out
 }
 
+// baseline sets class's instance baseline from name, value pairs.
+func (s *sampleScript) baseline(class string, kv ...any) {
+	s.check(s.d.SetBaseline(s.d.Class(class), s.ch(class, kv...)))
+}
+
 func (s *sampleScript) check(err error) {
 	if err != nil && s.err == nil {
 		s.err = err
@@ -240,18 +245,18 @@ func generateSample() ([]byte, error) {
 
 	// Baselines: what a create starts from, one for every class, as
 	// Valve's servers send them.
-	s.check(d.SetBaseline(d.Class(world), s.ch(world, "m_iszMapName", str("dota"))))
-	s.check(d.SetBaseline(d.Class(rules), s.ch(rules, "m_pGameRules", b(true))))
-	s.check(d.SetBaseline(d.Class(creep), s.ch(creep,
+	s.baseline(world, "m_iszMapName", str("dota"))
+	s.baseline(rules, "m_pGameRules", b(true))
+	s.baseline(creep,
 		"CBodyComponent", b(true), "m_iTeamNum", u(3), "m_iHealth", i(550), "m_iMaxHealth", i(550),
-		"m_iszUnitName", str("npc_dota_creep_badguys_melee"))))
-	s.check(d.SetBaseline(d.Class(hero), s.ch(hero,
+		"m_iszUnitName", str("npc_dota_creep_badguys_melee"))
+	s.baseline(hero,
 		"CBodyComponent", b(true), "m_iTeamNum", u(2), "m_iHealth", i(620), "m_iMaxHealth", i(620),
 		"m_iCurrentLevel", i(1), "m_iszUnitName", str("npc_dota_hero_axe"),
-		"m_hOwnerEntity", decoder.Handle(decoder.HandleInvalid), "m_bIsIllusion", b(false))))
-	s.check(d.SetBaseline(d.Class(roshan), s.ch(roshan,
+		"m_hOwnerEntity", decoder.Handle(decoder.HandleInvalid), "m_bIsIllusion", b(false))
+	s.baseline(roshan,
 		"CBodyComponent", b(true), "m_iTeamNum", u(4), "m_iHealth", i(6000), "m_iMaxHealth", i(6000),
-		"m_iszUnitName", str("npc_dota_roshan"))))
+		"m_iszUnitName", str("npc_dota_roshan"))
 	names := &stringtable.Table{Name: "EntityNames", VarintBitCounts: true}
 	namesID, err := d.AddStringTable(names, []stringtable.Entry{
 		{Index: 0, Key: "npc_dota_hero_axe"}, {Index: 1, Key: "npc_dota_creep_badguys_melee"},

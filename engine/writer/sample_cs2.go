@@ -129,15 +129,15 @@ func generateCS2Sample() ([]byte, error) {
 	for _, c := range sampleCS2Classes {
 		switch c.NetworkName {
 		case chicken:
-			s.check(d.SetBaseline(c.ID, s.ch(chicken, "m_hOwnerEntity", noOwner, "CBodyComponent", decoder.Bool(true),
-				"m_iHealth", i(1), "m_topology", str(""))))
+			s.baseline(chicken, "m_hOwnerEntity", noOwner, "CBodyComponent", decoder.Bool(true),
+				"m_iHealth", i(1), "m_topology", str(""))
 		case taser:
 			// No clip yet: −1, sent as 0.
-			s.check(d.SetBaseline(c.ID, s.ch(taser, "m_hOwnerEntity", noOwner, "m_iClip1", i(-1))))
+			s.baseline(taser, "m_hOwnerEntity", noOwner, "m_iClip1", i(-1))
 		case world:
-			s.check(d.SetBaseline(c.ID, s.ch(world, "m_flCreateTime", f(0))))
+			s.baseline(world, "m_flCreateTime", f(0))
 		default:
-			s.check(d.SetBaseline(c.ID, s.ch(c.NetworkName, "m_iTeamNum", u(0))))
+			s.baseline(c.NetworkName, "m_iTeamNum", u(0))
 		}
 	}
 	if s.err != nil {
