@@ -110,10 +110,6 @@ func (m *Model) locate(d *compare.Difference) (session.Ref, locState) {
 		if !m.ix.Done && int(o.Command) >= len(m.ix.Commands)-1 {
 			return session.None, locWait
 		}
-		c := m.ix.Cmd(int(o.Command))
-		if c == nil {
-			return session.None, locAbsent
-		}
 		if j := m.ix.MsgByInner(int(o.Command), int(o.Message)); j >= 0 && m.ix.Update(int(o.Command), j, o.Update) != nil {
 			return session.Ref{Cmd: int(o.Command), Msg: j, Upd: o.Update, Field: o.Field}, locFound
 		}
