@@ -165,7 +165,7 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 		pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = g.SuspectUpd, g.SuspectFld, g.SuspectWhy, g.SuspectNm
 		for key, sv := range g.Fields {
 			if u := int(key >> 16); u < len(pe.Updates) {
-				pe.Updates[u].setSev(max(pe.Updates[u].Sev(), sv))
+				setUpdateSev(&pe.Updates[u], max(UpdateSev(&pe.Updates[u]), sv))
 			}
 		}
 		c := &ix.Commands[g.Cmd]

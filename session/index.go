@@ -93,47 +93,29 @@ func (pe *PEInfo) Graded() (strong, weak int) {
 	return strong, weak
 }
 
-// UpdateInfo summarises one entity update in 16 bytes: the index holds
-// one per update of the file (7.7 million in a 100 MB Dota 2 replay).
-// Serials, field names and values come from the live decoder (Detail).
-type UpdateInfo struct {
-	Start, End uint32 // bit range in the message's entity data
-	Entity     int16
-	class      uint16 // the index's class id, see Index.ClassName
-	fields     uint16 // saturates at 65535
-	Op         provenance.Op
-	flags      uint8
-}
+// UpdateInfo summarises one entity update in 16 bytes, as the entity
+// table logs it: the index holds one per update of the file (7.7 million
+// in a 100 MB Dota 2 replay), cut from shared slabs the table appends to
+// directly. Its Class is the index's class id (Index.ClassName), renumbered
+// from the table's when its message ends. Serials, field names and values
+// come from the live decoder (Detail).
+type UpdateInfo = entity.UpdateRecord
 
+// The index's marks in UpdateInfo.Flags, beside entity.RecordSkipped.
 const (
-	updSkipped = 1 << iota
-	updErr
+	updErr      = 1 << 1
 	updSevShift = 4 // two bits of diagnose.Severity
 )
 
-// Fields is the number of field values the update read.
-func (u *UpdateInfo) Fields() int { return int(u.fields) }
+// UpdateFailed reports whether decoding broke inside the update (its
+// message's Err says how).
+func UpdateFailed(u *UpdateInfo) bool { return u.Flags&updErr != 0 }
 
-// Skipped reports whether the PVS bits said the update carries no fields.
-func (u *UpdateInfo) Skipped() bool { return u.flags&updSkipped != 0 }
+// UpdateSev is the worst anomaly of the update's fields, once graded.
+func UpdateSev(u *UpdateInfo) diagnose.Severity { return diagnose.Severity(u.Flags >> updSevShift & 3) }
 
-// Failed reports whether decoding broke inside this update (the message's
-// Err says how).
-func (u *UpdateInfo) Failed() bool { return u.flags&updErr != 0 }
-
-// Sev is the worst anomaly of its fields, once graded.
-func (u *UpdateInfo) Sev() diagnose.Severity { return diagnose.Severity(u.flags >> updSevShift & 3) }
-
-func (u *UpdateInfo) setSev(s diagnose.Severity) {
-	u.flags = u.flags&^(3<<updSevShift) | uint8(s&3)<<updSevShift
-}
-
-// Bits is the update's length in the entity data.
-func (u *UpdateInfo) Bits() uint {
-	if u.End < u.Start {
-		return 0
-	}
-	return uint(u.End - u.Start)
+func setUpdateSev(u *UpdateInfo, s diagnose.Severity) {
+	u.Flags = u.Flags&^(3<<updSevShift) | uint8(s&3)<<updSevShift
 }
 
 // AnomalyRef is one stop of the anomaly keys: a field with a strong anomaly
@@ -220,10 +202,10 @@ func (ix *Index) Ref(k int) UpdateRef {
 
 // ClassName names an update's class ("" when the index has none).
 func (ix *Index) ClassName(u *UpdateInfo) string {
-	if u == nil || int(u.class) >= len(ix.Classes) {
+	if u == nil || int(u.Class) >= len(ix.Classes) {
 		return ""
 	}
-	return ix.Classes[u.class]
+	return ix.Classes[u.Class]
 }
 
 // Cmd returns command i or nil.
@@ -382,10 +364,10 @@ type Indexer struct {
 	classes   map[string]uint16
 	fresh     []string
 	done      bool
-	upd       []UpdateInfo // the current message's updates
-	byID      []classID    // the index's class ids by entity.Class.ID
+	byID      []uint16        // the index's class ids by the table's, noID for none yet
+	byIDOf    []*entity.Class // the table's classes byID was made for
 	redecoded int
-	slab      []UpdateInfo // where messages' update lists are cut from
+	slab      []UpdateInfo // where messages' update lists are cut from: the table appends to its tail
 
 	schema *schema.Schema
 
@@ -426,7 +408,8 @@ func (ix *Indexer) open() error {
 	r.Hooks.Inner = ix.inner
 	r.Hooks.Entities = ix.entities
 	r.Hooks.Command = ix.command
-	r.Entities.OnUpdated = ix.updated
+	r.Entities.Logging = true
+	ix.logInto()
 	return nil
 }
 
@@ -443,9 +426,6 @@ func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
 	c.Msgs = append(c.Msgs, Message{
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
 	})
-	if m.Type == messages.SvcPacketEntities {
-		ix.upd = ix.upd[:0]
-	}
 }
 
 // class is the index's id of a class name.
@@ -459,47 +439,68 @@ func (ix *Indexer) class(name string) uint16 {
 	return id
 }
 
-func (ix *Indexer) updated(u *entity.Updated) {
-	ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op, fields: uint16(min(u.Fields, 1<<16-1))}
-	if e := u.Entity; e != nil && e.Class != nil {
-		// By class id first: a slice, not a map of names.
-		if id := e.Class.ID; id >= 0 && int(id) < len(ix.byID) && ix.byID[id].c == e.Class {
-			ui.class = ix.byID[id].id
-		} else {
-			ui.class = ix.class(e.Class.Name)
-			if id >= 0 && id < 1<<16 {
-				for int(id) >= len(ix.byID) {
-					ix.byID = append(ix.byID, classID{})
-				}
-				ix.byID[id] = classID{e.Class, ui.class}
-			}
+// noID marks a table class id byID has no index id for yet.
+const noID = 1<<16 - 1
+
+// renumber turns the table's class ids of a message's records into the
+// index's (by name: a file may list its classes again, numbered anew).
+func (ix *Indexer) renumber(recs []UpdateInfo) {
+	classes := ix.r.Entities.Classes
+	if len(classes) != len(ix.byIDOf) || len(classes) > 0 && &classes[0] != &ix.byIDOf[0] {
+		ix.byIDOf = classes
+		ix.byID = ix.byID[:0]
+		for range classes {
+			ix.byID = append(ix.byID, noID)
 		}
-	} else {
-		ui.class = ix.class("")
 	}
-	if u.Skipped {
-		ui.flags |= updSkipped
+	for i := range recs {
+		id := recs[i].Class
+		if int(id) < len(ix.byID) && ix.byID[id] != noID {
+			recs[i].Class = ix.byID[id]
+			continue
+		}
+		name := ""
+		if int(id) < len(classes) && classes[id] != nil {
+			name = classes[id].Name
+		}
+		recs[i].Class = ix.class(name)
+		if int(id) < len(ix.byID) {
+			ix.byID[id] = recs[i].Class
+		}
 	}
-	ix.upd = append(ix.upd, ui)
 }
 
-type classID struct {
-	c  *entity.Class
-	id uint16
+// Slabs the table logs updates into: a message whose updates outgrow the
+// room left gets a list of its own (append moves it), the slab staying.
+const (
+	slabRecords = 1 << 17 // 2 MiB
+	slabRoom    = 1 << 12 // a new slab below this much room
+)
+
+// logInto hands the table the slab's free tail to log the next message's
+// updates into.
+func (ix *Indexer) logInto() {
+	if cap(ix.slab)-len(ix.slab) < slabRoom {
+		ix.slab = make([]UpdateInfo, 0, slabRecords)
+	}
+	ix.r.Entities.Log = ix.slab[len(ix.slab):len(ix.slab)]
 }
 
-// updates cuts n update summaries from the slab: one allocation for many
-// messages, none wasted on rounding.
-func (ix *Indexer) updates(src []UpdateInfo) []UpdateInfo {
-	if len(src) > cap(ix.slab)-len(ix.slab) {
-		ix.slab = make([]UpdateInfo, 0, max(len(src), 1<<15))
-	}
+// logged takes the updates the table logged for a message: still in the
+// slab's tail unless they outgrew it.
+func (ix *Indexer) logged() []UpdateInfo {
+	recs := ix.r.Entities.Log
 	n := len(ix.slab)
-	ix.slab = append(ix.slab, src...)
-	return ix.slab[n : n+len(src) : n+len(src)]
+	if len(recs) > 0 && cap(recs) == cap(ix.slab)-n && &recs[0] == &ix.slab[n : n+1][0] {
+		ix.slab = ix.slab[:n+len(recs)]
+		recs = ix.slab[n : n+len(recs) : n+len(recs)]
+	}
+	ix.logInto()
+	return recs
 }
 
 func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
+	recs := ix.logged() // taken whatever happens: the next message logs after them
 	c := ix.begin(loc)
 	var msg *Message
 	for j := len(c.Msgs) - 1; j >= 0; j-- {
@@ -512,48 +513,58 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 		return
 	}
 	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1}
+	ix.renumber(recs)
 	if res.Err != nil {
 		pe.Err = res.Err
-		// The update decoding broke in reaches no OnUpdated. The first
-		// few such messages are decoded again, recording, from the
-		// keyframe before them, for its exact account; past those it is
-		// the next update, from where the last ended to where decoding
-		// stopped.
-		var ee *entity.Error
-		if ix.redecoded < maxRedecodes {
-			ix.redecoded++
-			if rec := ix.recordAgain(loc); rec != nil {
-				ix.upd = ix.upd[:0]
-				for _, u := range rec.Updates {
-					ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op,
-						fields: uint16(min(u.NumFields, 1<<16-1)), class: ix.class(u.Class)}
-					if u.End == 0 && u.Err != nil {
-						ui.End = uint32(res.EndBit)
-					}
-					if u.Skipped {
-						ui.flags |= updSkipped
-					}
-					if u.Err != nil {
-						ui.flags |= updErr
-					}
-					ix.upd = append(ix.upd, ui)
-				}
-				ee = nil
-			}
-		} else if errors.As(res.Err, &ee) && ee.Update == len(ix.upd) && ee.Entity >= 0 && ee.Entity < entity.MaxEntities {
-			ui := UpdateInfo{Entity: int16(ee.Entity), End: uint32(res.EndBit), class: ix.class(ee.Class), flags: updErr}
-			if n := len(ix.upd); n > 0 {
-				ui.Start = ix.upd[n-1].End
-			}
-			ix.upd = append(ix.upd, ui)
-		}
+		recs = ix.broken(loc, res, recs)
 	}
 	if res.Misaligned {
 		pe.Sev, pe.Problem = diagnose.SevStrong, "misaligned"
 	}
-	pe.Updates = ix.updates(ix.upd)
-	ix.upd = ix.upd[:0]
+	if len(recs) == 0 {
+		recs = nil
+	}
+	pe.Updates = recs
 	msg.PE = pe
+}
+
+// broken accounts for the updates of a message decoding broke in: the
+// update it broke in is logged by no one. The first few such messages are
+// decoded again, recording, from the keyframe before them, for their exact
+// account; past those it is the next update, from where the last ended to
+// where decoding stopped.
+func (ix *Indexer) broken(loc replay.Location, res entity.Result, recs []UpdateInfo) []UpdateInfo {
+	if ix.redecoded < maxRedecodes {
+		ix.redecoded++
+		if rec := ix.recordAgain(loc); rec != nil {
+			out := make([]UpdateInfo, 0, len(rec.Updates))
+			for _, u := range rec.Updates {
+				ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op,
+					NumFields: uint16(min(u.NumFields, 1<<16-1)), Class: ix.class(u.Class)}
+				if u.End == 0 && u.Err != nil {
+					ui.End = uint32(res.EndBit)
+				}
+				if u.Skipped {
+					ui.Flags |= entity.RecordSkipped
+				}
+				if u.Err != nil {
+					ui.Flags |= updErr
+				}
+				out = append(out, ui)
+			}
+			return out
+		}
+	}
+	var ee *entity.Error
+	if errors.As(res.Err, &ee) && ee.Update == len(recs) && ee.Entity >= 0 && ee.Entity < entity.MaxEntities {
+		ui := UpdateInfo{Entity: int16(ee.Entity), End: uint32(res.EndBit), Class: ix.class(ee.Class), Flags: updErr}
+		if n := len(recs); n > 0 {
+			ui.Start = recs[n-1].End
+		}
+		// A list of its own: the slab's next record is the next message's.
+		recs = append(recs[:len(recs):len(recs)], ui)
+	}
+	return recs
 }
 
 // maxRedecodes bounds the messages the index pass decodes again, recording,

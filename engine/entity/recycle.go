@@ -14,7 +14,7 @@ const maxFreeBytes = 16 << 20
 
 // recycle keeps the top-level node of e, just deleted, when no one else
 // holds it. The deleted entity keeps pointing to it until a create reuses
-// it: a hook called for the delete (OnUpdated) still reads its state.
+// it: a hook called for the delete still reads its state.
 func (t *Table) recycle(e *Entity) {
 	if e == nil || e.Class == nil || e.Class.ID < 0 {
 		return

@@ -75,10 +75,11 @@ type Table struct {
 	// Snapshot there).
 	OnUpdate func(Resume)
 
-	// OnUpdated, when set, is called after each update of a message is
-	// applied, with a summary a recording decode would give (an index of
-	// the file needs no more); u is reused for the next call.
-	OnUpdated func(u *Updated)
+	// Logging makes each applied update append its record to Log, with
+	// what a recording decode would say of it (an index of the file needs
+	// no more). An update decoding breaks in is not logged.
+	Logging bool
+	Log     []UpdateRecord
 
 	// FreshPaths makes every update read its field paths afresh instead
 	// of replaying repeated ones from the entity's memos (see memo.go);
@@ -99,26 +100,8 @@ type Table struct {
 	fill       updateMemo // what readFields gathers for a memo (memo.go)
 	targetSlab []target   // where memo slots' target buffers are cut from
 	br         bitio.Reader
-	upd        Updated
 	free       [][]*Node // by class id: deleted entities' top-level nodes (recycle.go)
 	freeBytes  int
-}
-
-// Updated summarises one applied update for Table.OnUpdated.
-type Updated struct {
-	Update     int // position in the message
-	Index      int32
-	Op         provenance.Op
-	Entity     *Entity // the entity updated (for a delete, the one deleted); nil for a leave of none
-	Start, End uint    // bit offsets in the message's entity data
-	Fields     int
-	Skipped    bool // the PVS bits said the update carries no fields
-}
-
-// updated calls OnUpdated.
-func (t *Table) updated(u int, idx int32, op provenance.Op, e *Entity, start, end uint, fields int, skipped bool) {
-	t.upd = Updated{Update: u, Index: idx, Op: op, Entity: e, Start: start, End: end, Fields: fields, Skipped: skipped}
-	t.OnUpdated(&t.upd)
 }
 
 // NewTable returns an empty table.
@@ -358,8 +341,8 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 					}
 					res.Fields += int(h.count)
 					t.Stats.Fields += int64(h.count)
-					if t.OnUpdated != nil {
-						t.updated(u, idx, provenance.Update, e, start, r.Pos(), int(h.count), false)
+					if t.Logging {
+						t.log(idx, provenance.Update, e, start, r.Pos(), int(h.count), false)
 					}
 					continue
 				}
@@ -514,8 +497,8 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	if eu != nil {
 		eu.End = r.Pos()
 	}
-	if t.OnUpdated != nil {
-		t.updated(u, index, op, e, start, r.Pos(), nf, skipped)
+	if t.Logging {
+		t.log(index, op, e, start, r.Pos(), nf, skipped)
 	}
 	return index, nil, 0, nil
 }

@@ -12,11 +12,12 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// TestOnUpdatedAgreesWithRecords holds the per-update summaries of a plain
-// decode (entity.Table.OnUpdated, which the debugger's index pass keeps)
-// to what a recording decode records, update by update, on every shared
-// replay: entity, operation, class, serial, bit range, field count.
-func TestOnUpdatedAgreesWithRecords(t *testing.T) {
+// TestUpdateLogAgreesWithRecords holds the update log of a plain decode
+// (entity.Table.Log, which the debugger's index pass keeps) to what a
+// recording decode records, update by update, on every shared replay:
+// position in its message, entity, operation, class, bit range, field
+// count, PVS skip.
+func TestUpdateLogAgreesWithRecords(t *testing.T) {
 	testreplays.EachFile(t, func(path string, data []byte) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			var plain, recorded []string
@@ -24,12 +25,16 @@ func TestOnUpdatedAgreesWithRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.Entities.OnUpdated = func(u *entity.Updated) {
-				class, serial := "", uint32(0)
-				if u.Entity != nil && u.Entity.Class != nil {
-					class, serial = u.Entity.Class.Name, u.Entity.Serial
+			r.Entities.Logging = true
+			r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+				for i, u := range r.Entities.Log {
+					class := ""
+					if int(u.Class) < len(r.Entities.Classes) && r.Entities.Classes[u.Class] != nil {
+						class = r.Entities.Classes[u.Class].Name
+					}
+					plain = append(plain, fmt.Sprintf("#%d %d op%d %s %d-%d %d fields skipped %v", i, u.Entity, u.Op, class, u.Start, u.End, u.Fields(), u.Skipped()))
 				}
-				plain = append(plain, fmt.Sprintf("#%d %d op%d %s/%d %d-%d %d fields skipped %v", u.Update, u.Index, u.Op, class, serial, u.Start, u.End, u.Fields, u.Skipped))
+				r.Entities.Log = r.Entities.Log[:0]
 			}
 			r.Run(nil)
 			rr, _ := replay.Open(data)
@@ -40,7 +45,7 @@ func TestOnUpdatedAgreesWithRecords(t *testing.T) {
 					if u.Err != nil {
 						break
 					}
-					recorded = append(recorded, fmt.Sprintf("#%d %d op%d %s/%d %d-%d %d fields skipped %v", i, u.Index, u.Op, u.Class, u.Serial, u.Start, u.End, u.NumFields, u.Skipped))
+					recorded = append(recorded, fmt.Sprintf("#%d %d op%d %s %d-%d %d fields skipped %v", i, u.Index, u.Op, u.Class, u.Start, u.End, u.NumFields, u.Skipped))
 				}
 			}
 			rr.Run(nil)
