@@ -368,6 +368,8 @@ type Indexer struct {
 	byIDOf    []*entity.Class // the table's classes byID was made for
 	redecoded int
 	slab      []UpdateInfo // where messages' update lists are cut from: the table appends to its tail
+	recSlabs  *slabs[UpdateInfo]
+	msgSlabs  *slabs[Message]
 
 	schema *schema.Schema
 
@@ -409,6 +411,7 @@ func (ix *Indexer) open() error {
 	r.Hooks.Entities = ix.entities
 	r.Hooks.Command = ix.command
 	r.Entities.Logging = true
+	ix.recSlabs, ix.msgSlabs = newSlabs[UpdateInfo](slabRecords), newSlabs[Message](msgSlabLen)
 	ix.logInto()
 	return nil
 }
@@ -481,7 +484,7 @@ const (
 // updates into.
 func (ix *Indexer) logInto() {
 	if cap(ix.slab)-len(ix.slab) < slabRoom {
-		ix.slab = make([]UpdateInfo, 0, slabRecords)
+		ix.slab = ix.recSlabs.get()
 	}
 	ix.r.Entities.Log = ix.slab[len(ix.slab):len(ix.slab)]
 }
@@ -619,6 +622,9 @@ func (ix *Indexer) finish(c *Command) {
 	ix.cur = nil
 }
 
+// msgSlabLen is the messages a slab holds (1 MiB).
+const msgSlabLen = 1 << 14
+
 // messages copies a command's messages into the slab (nil for none): one
 // allocation for many commands, instead of a growing list for each.
 func (ix *Indexer) messages(src []Message) []Message {
@@ -626,7 +632,10 @@ func (ix *Indexer) messages(src []Message) []Message {
 		return nil
 	}
 	if len(src) > cap(ix.msgSlab)-len(ix.msgSlab) {
-		ix.msgSlab = make([]Message, 0, max(len(src), 1<<12))
+		if len(src) > msgSlabLen {
+			return slices.Clone(src)
+		}
+		ix.msgSlab = ix.msgSlabs.get()
 	}
 	n := len(ix.msgSlab)
 	ix.msgSlab = append(ix.msgSlab, src...)
@@ -693,6 +702,7 @@ func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop fu
 	quit := make(chan struct{})
 	go func() {
 		defer close(out)
+		defer ix.stopSlabs() // when stopped early
 		for budget := first; ; budget = rest {
 			ch := ix.Step(budget)
 			select {
@@ -709,6 +719,14 @@ func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop fu
 	return out, func() { once.Do(func() { close(quit) }) }
 }
 
+// stopSlabs ends the making of slabs ahead.
+func (ix *Indexer) stopSlabs() {
+	if ix.recSlabs != nil {
+		ix.recSlabs.stop()
+		ix.msgSlabs.stop()
+	}
+}
+
 // stop ends the pass, keeping a partly decoded command with its error.
 func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
@@ -718,6 +736,7 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.cur = nil
 	ch.Err = ie
 	ix.done = true
+	ix.stopSlabs()
 	ch.Done = true
 	ix.flush(ch)
 	ix.r = nil // the pass's decoding state is garbage now; keyframes stay
