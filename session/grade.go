@@ -19,6 +19,7 @@ import (
 type Grader struct {
 	data    []byte
 	aliases schema.Aliases
+	ks      *replay.Keyframes // the index pass's, filled in on the way
 	r       *replay.Replay
 	rec     provenance.Message
 	out     []Grade
@@ -48,8 +49,11 @@ type GradeChunk struct {
 	Err    string // a panic stopped grading
 }
 
-// NewGrader prepares the grading pass.
-func NewGrader(data []byte, a schema.Aliases) *Grader { return &Grader{data: data, aliases: a} }
+// NewGrader prepares the grading pass, which also fills in the index
+// pass's keyframes ks (nil: none) midway between each two.
+func NewGrader(data []byte, a schema.Aliases, ks *replay.Keyframes) *Grader {
+	return &Grader{data: data, aliases: a, ks: ks}
+}
 
 func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
 	if rec == nil {
@@ -133,6 +137,9 @@ func (g *Grader) Step(budget time.Duration) (ch *GradeChunk) {
 		if _, err := g.r.Step(); err != nil {
 			g.done = true
 			break
+		}
+		if g.ks != nil {
+			g.ks.Fill(g.r)
 		}
 		if n&7 == 7 && time.Since(start) > budget {
 			break

@@ -335,11 +335,14 @@ type Chunk struct {
 // Keyframe settings of the index pass: a keyframe about every
 // KeyframeInterval bytes of file at first, thinned (every other one
 // dropped, the interval doubled) whenever they hold more than
-// KeyframeBudget. A keyframe of a Dota 2 game holds about 1 MiB beyond the
-// one before (the values that changed), so a 100 MB replay keeps 95
-// keyframes a MiB apart. See docs/memory.md.
+// KeyframeBudget; the grading pass then fills in a keyframe midway
+// between each two, within the budget (replay.Keyframes.Fill): the index
+// pass, which the user waits for, freezes half as many. A keyframe of a
+// Dota 2 game holds about 1 MiB beyond the one before (the values that
+// changed), so a 100 MB replay keeps 48 keyframes 2 MiB apart after the
+// index pass and about 95 a MiB apart after grading. See docs/memory.md.
 const (
-	KeyframeInterval = 1 << 20
+	KeyframeInterval = 2 << 20
 	KeyframeBudget   = 112 << 20
 )
 

@@ -97,7 +97,7 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 func TestGradesAgreeWithDiagnosis(t *testing.T) {
 	testreplays.EachFile(t, func(path string, data []byte) {
 		ix := BuildIndex(path, data)
-		g := NewGrader(data, schema.Aliases{})
+		g := NewGrader(data, schema.Aliases{}, ix.Keyframes)
 		for !ix.GradeDone {
 			ix.ApplyGrades(g.Step(time.Hour))
 		}

@@ -44,7 +44,7 @@ func (m *Model) gradeCmd() tea.Cmd {
 	if m.grader != nil || m.ix.GradeDone {
 		return nil
 	}
-	m.grader = session.NewGrader(m.data, m.opts.Aliases)
+	m.grader = session.NewGrader(m.data, m.opts.Aliases, m.ix.Keyframes)
 	m.gradeGen = m.gen
 	return m.gradeStep()
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"unsafe"
@@ -89,7 +90,8 @@ type Keyframes struct {
 	mu    sync.Mutex
 	list  []*Keyframe // in file order
 	bytes int64
-	next  int // file offset from which the next keyframe is due
+	next  int  // file offset from which the next keyframe is due
+	full  bool // Fill found the budget spent
 }
 
 // Observe takes a keyframe of r when one is due (call it between commands,
@@ -154,6 +156,44 @@ func (ks *Keyframes) thin() {
 		ks.bytes += k.Bytes
 	}
 	ks.Interval *= 2
+}
+
+// Fill takes a keyframe of r, a later decode of the same file from the
+// start, midway between the keyframes kept: Interval/2 bytes or more after
+// the keyframe before r's position and at least Interval/8 before the
+// next. It inserts it in file order, within the budget (once a keyframe
+// does not fit, Fill takes no more), and reports whether it took one. A
+// first pass can so keep keyframes twice as far apart as seeks want, and a
+// second pass it makes anyway (the debugger's grading) fill them in.
+func (ks *Keyframes) Fill(r *Replay) bool {
+	pos := r.cr.Pos()
+	ks.mu.Lock()
+	every := max(ks.Interval/2, 1)
+	i := sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
+	due := !ks.full && i > 0 && r.Schema != nil && pos-ks.list[i-1].Offset >= every &&
+		(i == len(ks.list) || ks.list[i].Offset-pos >= every/4) && ks.list[i-1].Command < r.Stats.Commands
+	var prev *Keyframe
+	if due {
+		prev = ks.list[i-1]
+	}
+	ks.mu.Unlock()
+	if !due {
+		return false
+	}
+	k := r.Keyframe(prev) // outside the lock: seeks go on meanwhile
+	k.Bytes = KeyframeBytes(k, prev)
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	if ks.Budget > 0 && ks.bytes+k.Bytes > ks.Budget {
+		ks.full = true
+		return false
+	}
+	// The next keyframe keeps its estimate against prev: it holds at most
+	// that beyond k.
+	i = sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
+	ks.list = slices.Insert(ks.list, i, k)
+	ks.bytes += k.Bytes
+	return true
 }
 
 // Before returns the last keyframe whose next command is at most command

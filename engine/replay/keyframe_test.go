@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/internal/testreplays"
@@ -96,6 +97,14 @@ func (f frozen) differs(r *replay.Replay) string {
 // interval bytes under budget (0: none; it returns what they held), and the states to compare with
 // are deep copies taken by the same pass.
 func checkKeyframes(t *testing.T, data []byte, interval int, budget int64, targets int, rng *rand.Rand) (held int64) {
+	return checkKeyframesFilled(t, data, interval, budget, targets, rng, false)
+}
+
+// checkKeyframesFilled is checkKeyframes; with fill, the keyframes are
+// taken as the debugger takes them: twice interval apart by the first
+// decode, then filled in midway (Keyframes.Fill) by a second, recording
+// decode, as the grading pass records.
+func checkKeyframesFilled(t *testing.T, data []byte, interval int, budget int64, targets int, rng *rand.Rand, fill bool) (held int64) {
 	t.Helper()
 	r, err := replay.Open(data)
 	if err != nil {
@@ -117,6 +126,9 @@ func checkKeyframes(t *testing.T, data []byte, interval int, budget int64, targe
 		want[rng.IntN(n)] = true
 	}
 	ks := &replay.Keyframes{Interval: interval, Budget: budget}
+	if fill {
+		ks.Interval = 2 * interval
+	}
 	r, _ = replay.Open(data)
 	refs := map[int]frozen{}
 	for i := 0; i < n; i++ {
@@ -127,6 +139,29 @@ func checkKeyframes(t *testing.T, data []byte, interval int, budget int64, targe
 			refs[i] = freeze(r)
 		}
 		ks.Observe(r)
+	}
+	if fill {
+		before, filled := ks.Len(), 0
+		r, _ = replay.Open(data)
+		var rec provenance.Message
+		r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
+		for i := 0; i < n; i++ {
+			if _, err := r.Step(); err != nil {
+				t.Fatal(err)
+			}
+			if ks.Fill(r) {
+				filled++
+			}
+		}
+		if filled < before/2 || ks.Len() != before+filled {
+			t.Fatalf("%d keyframes, %d filled in: now %d", before, filled, ks.Len())
+		}
+		kfs := ks.List()
+		for i := 1; i < len(kfs); i++ {
+			if kfs[i].Offset <= kfs[i-1].Offset || kfs[i].Command <= kfs[i-1].Command {
+				t.Fatalf("keyframes %d and %d out of order", i-1, i)
+			}
+		}
 	}
 	kfs := ks.List()
 	switch {
@@ -179,12 +214,14 @@ func TestKeyframesResume(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 1))
 			held := checkKeyframes(t, data, len(data)/40, 0, 24, rng)
 			checkKeyframes(t, data, len(data)/40, held/3, 8, rng)
+			checkKeyframesFilled(t, data, len(data)/40, 0, 16, rng, true)
 		})
 	})
 }
 
 // TestKeyframesResumeLong is the property on a full-length replay
-// (DEMBUG_LONG), with keyframes as the debugger takes them.
+// (DEMBUG_LONG), with keyframes as the debugger takes them: 2 MiB apart by
+// the index pass, filled in to 1 MiB by the grading pass.
 func TestKeyframesResumeLong(t *testing.T) {
 	data := longReplay(t)
 	if testing.Short() {
@@ -192,7 +229,7 @@ func TestKeyframesResumeLong(t *testing.T) {
 	}
 	seed := uint64(rand.Uint32())
 	t.Logf("seed %d", seed)
-	checkKeyframes(t, data, 1<<20, 0, 10, rand.New(rand.NewPCG(seed, 2)))
+	checkKeyframesFilled(t, data, 1<<20, 0, 10, rand.New(rand.NewPCG(seed, 2)), true)
 }
 
 // TestKeyframeUnchangedByResumes decodes from one keyframe twice, on two
