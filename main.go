@@ -19,7 +19,8 @@ func main() {
 	// check at GOGC=200 peaks at 56-77 MiB and runs as fast as at 400
 	// (which doubles the heap for no gain) and faster than at 100 (more
 	// collections). The TUI sets its own (ui.Run: GOGC=200 under a soft
-	// limit). GOGC and GOMEMLIMIT in the environment still win.
+	// limit). GOGC in the environment still wins, and so does a GOMEMLIMIT
+	// below the memory budget's soft limit (engine/budget).
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}

@@ -19,10 +19,11 @@ var limit atomic.Int64
 // Set makes Check fail once the live heap passes bytes (0: no budget). It
 // also asks the garbage collector to keep the whole process under soft,
 // so that garbage never pushes it past what the budget allows (0: leave
-// the collector's limit as it is).
+// the collector's limit as it is). It never raises a lower limit already
+// set (GOMEMLIMIT in the environment, say).
 func Set(bytes, soft int64) {
 	limit.Store(bytes)
-	if soft > 0 {
+	if soft > 0 && soft < debug.SetMemoryLimit(-1) {
 		debug.SetMemoryLimit(soft)
 	}
 }
