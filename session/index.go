@@ -371,8 +371,6 @@ type Indexer struct {
 	byIDOf    []*entity.Class // the table's classes byID was made for
 	redecoded int
 	slab      []UpdateInfo // where messages' update lists are cut from: the table appends to its tail
-	recSlabs  *slabs[UpdateInfo]
-	msgSlabs  *slabs[Message]
 
 	schema *schema.Schema
 
@@ -414,7 +412,6 @@ func (ix *Indexer) open() error {
 	r.Hooks.Entities = ix.entities
 	r.Hooks.Command = ix.command
 	r.Entities.Logging = true
-	ix.recSlabs, ix.msgSlabs = newSlabs[UpdateInfo](slabRecords), newSlabs[Message](msgSlabLen)
 	ix.logInto()
 	return nil
 }
@@ -487,7 +484,7 @@ const (
 // updates into.
 func (ix *Indexer) logInto() {
 	if cap(ix.slab)-len(ix.slab) < slabRoom {
-		ix.slab = ix.recSlabs.get()
+		ix.slab = make([]UpdateInfo, 0, slabRecords)
 	}
 	ix.r.Entities.Log = ix.slab[len(ix.slab):len(ix.slab)]
 }
@@ -625,9 +622,6 @@ func (ix *Indexer) finish(c *Command) {
 	ix.cur = nil
 }
 
-// msgSlabLen is the messages a slab holds (1 MiB).
-const msgSlabLen = 1 << 14
-
 // messages copies a command's messages into the slab (nil for none): one
 // allocation for many commands, instead of a growing list for each.
 func (ix *Indexer) messages(src []Message) []Message {
@@ -635,10 +629,7 @@ func (ix *Indexer) messages(src []Message) []Message {
 		return nil
 	}
 	if len(src) > cap(ix.msgSlab)-len(ix.msgSlab) {
-		if len(src) > msgSlabLen {
-			return slices.Clone(src)
-		}
-		ix.msgSlab = ix.msgSlabs.get()
+		ix.msgSlab = make([]Message, 0, max(len(src), 1<<12))
 	}
 	n := len(ix.msgSlab)
 	ix.msgSlab = append(ix.msgSlab, src...)
@@ -705,7 +696,6 @@ func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop fu
 	quit := make(chan struct{})
 	go func() {
 		defer close(out)
-		defer ix.stopSlabs() // when stopped early
 		for budget := first; ; budget = rest {
 			ch := ix.Step(budget)
 			select {
@@ -722,14 +712,6 @@ func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop fu
 	return out, func() { once.Do(func() { close(quit) }) }
 }
 
-// stopSlabs ends the making of slabs ahead.
-func (ix *Indexer) stopSlabs() {
-	if ix.recSlabs != nil {
-		ix.recSlabs.stop()
-		ix.msgSlabs.stop()
-	}
-}
-
 // stop ends the pass, keeping a partly decoded command with its error.
 func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
@@ -739,7 +721,6 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.cur = nil
 	ch.Err = ie
 	ix.done = true
-	ix.stopSlabs()
 	ch.Done = true
 	ix.flush(ch)
 	ix.r = nil // the pass's decoding state is garbage now; keyframes stay
