@@ -371,6 +371,7 @@ type Indexer struct {
 	byIDOf    []*entity.Class // the table's classes byID was made for
 	redecoded int
 	slab      []UpdateInfo // where messages' update lists are cut from: the table appends to its tail
+	peSlab    []PEInfo     // where packet-entities summaries are cut from
 
 	schema *schema.Schema
 
@@ -515,7 +516,11 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	if msg == nil {
 		return
 	}
-	pe := &PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1}
+	if len(ix.peSlab) == cap(ix.peSlab) {
+		ix.peSlab = make([]PEInfo, 0, 1<<10)
+	}
+	ix.peSlab = append(ix.peSlab, PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1})
+	pe := &ix.peSlab[len(ix.peSlab)-1]
 	ix.renumber(recs)
 	if res.Err != nil {
 		pe.Err = res.Err
@@ -611,7 +616,9 @@ func (ix *Indexer) command(c *container.Command) {
 
 func (ix *Indexer) finish(c *Command) {
 	ix.lastKind, ix.lastIndex = c.Kind, c.Index
-	slices.SortStableFunc(c.Msgs, func(a, b Message) int { return a.Index - b.Index })
+	if !slices.IsSortedFunc(c.Msgs, byInner) { // packet-entities messages are handed over last
+		slices.SortStableFunc(c.Msgs, byInner)
+	}
 	cc := *c
 	cc.Msgs = ix.messages(c.Msgs)
 	if c == &ix.curBuf {
@@ -621,6 +628,8 @@ func (ix *Indexer) finish(c *Command) {
 	ix.out = append(growDouble(ix.out, 1), cc)
 	ix.cur = nil
 }
+
+func byInner(a, b Message) int { return a.Index - b.Index }
 
 // messages copies a command's messages into the slab (nil for none): one
 // allocation for many commands, instead of a growing list for each.
@@ -727,7 +736,9 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 }
 
 func (ix *Indexer) flush(ch *Chunk) {
-	ch.Commands, ix.out = ix.out, nil
+	// The next chunk's list at about this one's length: grown by doubling,
+	// it would be copied and dropped as often as it doubles.
+	ch.Commands, ix.out = ix.out, make([]Command, 0, len(ix.out)+len(ix.out)/4)
 	ch.Classes, ix.fresh = ix.fresh, nil
 	ch.Keyframes = ix.ks
 	if ix.r != nil {
