@@ -49,13 +49,16 @@ type Message struct {
 
 // PEInfo summarises one packet-entities message.
 type PEInfo struct {
-	Updates  []UpdateInfo
-	DataBits uint
-	EndBit   uint
-	Delta    bool
-	Skipped  bool // a repeated full frame, not applied
-	Err      error
-	First    int // index into the index's flat update order of Updates[0]
+	Updates []UpdateInfo
+	// UpdatesEnd is the bit after the last update: each other update ends
+	// where the next starts (UpdateEnd).
+	UpdatesEnd uint32
+	DataBits   uint
+	EndBit     uint
+	Delta      bool
+	Skipped    bool // a repeated full frame, not applied
+	Err        error
+	First      int // index into the index's flat update order of Updates[0]
 
 	// Diagnostics (package diagnose) of the message, from the grading
 	// pass (Grader), which decodes the file again recording every field
@@ -70,6 +73,25 @@ type PEInfo struct {
 	// fieldSev holds the graded fields' severities, by update<<16|field:
 	// only those with an anomaly, a few in a whole file.
 	fieldSev map[uint32]diagnose.Severity
+}
+
+// UpdateEnd is the bit after update k: where the next one starts.
+func (pe *PEInfo) UpdateEnd(k int) uint32 {
+	if k+1 < len(pe.Updates) {
+		return pe.Updates[k+1].Start
+	}
+	return pe.UpdatesEnd
+}
+
+// UpdateBits is the length of update k in the entity data.
+func (pe *PEInfo) UpdateBits(k int) uint {
+	if k < 0 || k >= len(pe.Updates) {
+		return 0
+	}
+	if end := pe.UpdateEnd(k); end > pe.Updates[k].Start {
+		return uint(end - pe.Updates[k].Start)
+	}
+	return 0
 }
 
 // FieldSev returns the anomaly severity of field fi of update u.
@@ -93,7 +115,7 @@ func (pe *PEInfo) Graded() (strong, weak int) {
 	return strong, weak
 }
 
-// UpdateInfo summarises one entity update in 16 bytes, as the entity
+// UpdateInfo summarises one entity update in 12 bytes, as the entity
 // table logs it: the index holds one per update of the file (7.7 million
 // in a 100 MB Dota 2 replay), cut from shared slabs the table appends to
 // directly. Its Class is the index's class id (Index.ClassName), renumbered
@@ -522,9 +544,12 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 	ix.peSlab = append(ix.peSlab, PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1})
 	pe := &ix.peSlab[len(ix.peSlab)-1]
 	ix.renumber(recs)
+	if len(recs) > 0 {
+		pe.UpdatesEnd = uint32(ix.r.Entities.LogEnd)
+	}
 	if res.Err != nil {
 		pe.Err = res.Err
-		recs = ix.broken(loc, res, recs)
+		recs = ix.broken(loc, res, recs, pe)
 	}
 	if res.Misaligned {
 		pe.Sev, pe.Problem = diagnose.SevStrong, "misaligned"
@@ -541,16 +566,17 @@ func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res
 // decoded again, recording, from the keyframe before them, for their exact
 // account; past those it is the next update, from where the last ended to
 // where decoding stopped.
-func (ix *Indexer) broken(loc replay.Location, res entity.Result, recs []UpdateInfo) []UpdateInfo {
+func (ix *Indexer) broken(loc replay.Location, res entity.Result, recs []UpdateInfo, pe *PEInfo) []UpdateInfo {
 	if ix.redecoded < maxRedecodes {
 		ix.redecoded++
 		if rec := ix.recordAgain(loc); rec != nil {
 			out := make([]UpdateInfo, 0, len(rec.Updates))
 			for _, u := range rec.Updates {
-				ui := UpdateInfo{Start: uint32(u.Start), End: uint32(u.End), Entity: int16(u.Index), Op: u.Op,
+				ui := UpdateInfo{Start: uint32(u.Start), Entity: int16(u.Index), Op: u.Op,
 					NumFields: uint16(min(u.NumFields, 1<<16-1)), Class: ix.class(u.Class)}
+				pe.UpdatesEnd = uint32(u.End)
 				if u.End == 0 && u.Err != nil {
-					ui.End = uint32(res.EndBit)
+					pe.UpdatesEnd = uint32(res.EndBit)
 				}
 				if u.Skipped {
 					ui.Flags |= entity.RecordSkipped
@@ -565,10 +591,11 @@ func (ix *Indexer) broken(loc replay.Location, res entity.Result, recs []UpdateI
 	}
 	var ee *entity.Error
 	if errors.As(res.Err, &ee) && ee.Update == len(recs) && ee.Entity >= 0 && ee.Entity < entity.MaxEntities {
-		ui := UpdateInfo{Entity: int16(ee.Entity), End: uint32(res.EndBit), Class: ix.class(ee.Class), Flags: updErr}
-		if n := len(recs); n > 0 {
-			ui.Start = recs[n-1].End
+		ui := UpdateInfo{Entity: int16(ee.Entity), Class: ix.class(ee.Class), Flags: updErr}
+		if len(recs) > 0 {
+			ui.Start = pe.UpdatesEnd
 		}
+		pe.UpdatesEnd = uint32(res.EndBit)
 		// A list of its own: the slab's next record is the next message's.
 		recs = append(recs[:len(recs):len(recs)], ui)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -115,7 +116,7 @@ func TestGradesAgreeWithDiagnosis(t *testing.T) {
 			for u, up := range m.Updates {
 				iu := &pe.Updates[u]
 				if int32(iu.Entity) != up.Index || iu.Op != up.Op || ix.ClassName(iu) != up.Class || iu.Fields() != up.NumFields ||
-					uint(iu.Start) != up.Start || uint(iu.End) != up.End || iu.Skipped() != up.Skipped {
+					uint(iu.Start) != up.Start || uint(pe.UpdateEnd(u)) != up.End || iu.Skipped() != up.Skipped {
 					t.Fatalf("%s: command %d update %d indexed %+v (%s), recorded %+v", path, loc.Command, u, *iu, ix.ClassName(iu), up)
 				}
 				for fi := range up.NumFields {
@@ -138,4 +139,44 @@ func diagnoseLookup(r *replay.Replay) diagnose.Lookup { return diagnose.LookupIn
 
 func gradeField(f *provenance.Field, exists diagnose.Lookup) diagnose.Severity {
 	return diagnose.Grade(diagnose.Field(f, exists))
+}
+
+// The index accounts for the updates of a message decoding breaks in as a
+// recording decode does: the first messages exactly (decoded again), the
+// others up to where decoding stopped. A patched replay breaks in many.
+func TestIndexAccountsForBrokenUpdates(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	patched, n, err := writer.RenameInSchema(data, writer.Rename{From: "QAngle", To: "PatchedQAngle"})
+	if err != nil || n == 0 {
+		t.Fatalf("patch: %d symbols, %v", n, err)
+	}
+	ix := BuildIndex("patched.dem", patched)
+	r, _ := replay.Open(patched)
+	var rec provenance.Message
+	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
+	broken := 0
+	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, res entity.Result, m *provenance.Message) {
+		pe := ix.Msg(loc.Command, ix.MsgByInner(loc.Command, loc.Message)).PE
+		if res.Err == nil {
+			return
+		}
+		broken++
+		if pe.Err == nil || len(pe.Updates) != len(m.Updates) {
+			t.Fatalf("command %d: %d updates indexed (error %v), %d recorded (error %v)", loc.Command, len(pe.Updates), pe.Err, len(m.Updates), res.Err)
+		}
+		for u, up := range m.Updates {
+			end := up.End
+			if up.Err != nil {
+				end = res.EndBit // the update it broke in runs to where decoding stopped
+			}
+			iu := &pe.Updates[u]
+			if uint(iu.Start) != up.Start || uint(pe.UpdateEnd(u)) != end || UpdateFailed(iu) != (up.Err != nil) || int32(iu.Entity) != up.Index {
+				t.Fatalf("command %d (broken message %d) update %d: indexed %+v ending at %d, recorded %+v", loc.Command, broken, u, *iu, pe.UpdateEnd(u), up)
+			}
+		}
+	}
+	r.Run(nil)
+	if broken <= maxRedecodes {
+		t.Fatalf("%d messages broke: the test reaches no message past the %d decoded again", broken, maxRedecodes)
+	}
 }

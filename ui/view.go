@@ -148,7 +148,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		u := ix.Update(int(r.cmd), int(r.msg), int(r.upd))
 		return views.TimelineRow{
 			Kind: views.RowUpdate, Index: int(u.Entity), Name: ix.ClassName(u), Op: u.Op.String(),
-			Fields: u.Fields(), Bits: u.Bits(), Err: session.UpdateFailed(u), Sev: views.Severity(session.UpdateSev(u)),
+			Fields: u.Fields(), Bits: ix.Msg(int(r.cmd), int(r.msg)).PE.UpdateBits(int(r.upd)), Err: session.UpdateFailed(u), Sev: views.Severity(session.UpdateSev(u)),
 		}
 	case views.RowError:
 		e := ix.Err

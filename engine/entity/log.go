@@ -3,15 +3,16 @@ package entity
 import "github.com/dembug/dembug/engine/provenance"
 
 // UpdateRecord is one applied update as the table logs it (Table.Logging):
-// 16 bytes and no pointers, as an index of a file keeps one for each of
+// 12 bytes and no pointers, as an index of a file keeps one for each of
 // its millions of updates. A caller appending to a slab of its own hands
-// the table the slab's free tail as Log before a message.
+// the table the slab's free tail as Log before a message. An update ends
+// where the next one of its message starts, the last where LogEnd says.
 type UpdateRecord struct {
-	Start, End uint32 // bit range in the message's entity data
-	Entity     int16  // entity index
-	Class      uint16 // the table's class id; NoClass when there is none
-	NumFields  uint16 // field values read; saturates at 65535
-	Op         provenance.Op
+	Start     uint32 // first bit in the message's entity data
+	Entity    int16  // entity index
+	Class     uint16 // the table's class id; NoClass when there is none
+	NumFields uint16 // field values read; saturates at 65535
+	Op        provenance.Op
 	// Flags: RecordSkipped is the table's; the other bits are the
 	// caller's to mark the record with.
 	Flags uint8
@@ -31,14 +32,6 @@ func (u *UpdateRecord) Skipped() bool { return u.Flags&RecordSkipped != 0 }
 // 65535).
 func (u *UpdateRecord) Fields() int { return int(u.NumFields) }
 
-// Bits is the update's length in the entity data.
-func (u *UpdateRecord) Bits() uint {
-	if u.End < u.Start {
-		return 0
-	}
-	return uint(u.End - u.Start)
-}
-
 // log appends an applied update's record to Log. It is the whole cost of
 // an index over a plain decode, once for each update of a file, so it
 // stores no pointer and calls nothing.
@@ -51,6 +44,7 @@ func (t *Table) log(idx int32, op provenance.Op, e *Entity, start, end uint, fie
 	if skipped {
 		flags = RecordSkipped
 	}
-	t.Log = append(t.Log, UpdateRecord{Start: uint32(start), End: uint32(end), Entity: int16(idx), Class: class,
+	t.Log = append(t.Log, UpdateRecord{Start: uint32(start), Entity: int16(idx), Class: class,
 		NumFields: uint16(min(fields, NoClass)), Op: op, Flags: flags})
+	t.LogEnd = end
 }

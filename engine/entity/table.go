@@ -80,6 +80,7 @@ type Table struct {
 	// no more). An update decoding breaks in is not logged.
 	Logging bool
 	Log     []UpdateRecord
+	LogEnd  uint // the bit after the last update logged
 
 	// FreshPaths makes every update read its field paths afresh instead
 	// of replaying repeated ones from the entity's memos (see memo.go);

@@ -27,12 +27,17 @@ func TestUpdateLogAgreesWithRecords(t *testing.T) {
 			}
 			r.Entities.Logging = true
 			r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
-				for i, u := range r.Entities.Log {
+				log := r.Entities.Log
+				for i, u := range log {
+					end := r.Entities.LogEnd
+					if i+1 < len(log) {
+						end = uint(log[i+1].Start)
+					}
 					class := ""
 					if int(u.Class) < len(r.Entities.Classes) && r.Entities.Classes[u.Class] != nil {
 						class = r.Entities.Classes[u.Class].Name
 					}
-					plain = append(plain, fmt.Sprintf("#%d %d op%d %s %d-%d %d fields skipped %v", i, u.Entity, u.Op, class, u.Start, u.End, u.Fields(), u.Skipped()))
+					plain = append(plain, fmt.Sprintf("#%d %d op%d %s %d-%d %d fields skipped %v", i, u.Entity, u.Op, class, u.Start, end, u.Fields(), u.Skipped()))
 				}
 				r.Entities.Log = r.Entities.Log[:0]
 			}
