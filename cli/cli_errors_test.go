@@ -87,3 +87,24 @@ func TestNotADemoDoesNotOpenTheDebugger(t *testing.T) {
 		t.Fatalf("opened %v, err %v", opened, err)
 	}
 }
+
+// The debugger's background decodes may still read the file after it
+// returns (quit during the grading pass): the file must stay readable, as
+// a read of an unmapped page is a fatal fault with a stack trace, not a
+// panic (it was, one quit in eight on a full-length replay).
+func TestFileStaysReadableAfterTheDebuggerReturns(t *testing.T) {
+	path, _ := testreplays.Read(t, "dota2")
+	var kept []byte
+	defer func(f func(string, []byte, schema.Aliases) error) { OpenTUI = f }(OpenTUI)
+	OpenTUI = func(_ string, data []byte, _ schema.Aliases) error { kept = data; return nil }
+	if _, _, err := runDembug(path); err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, b := range kept { // faults here if the file was unmapped
+		sum += int(b)
+	}
+	if len(kept) == 0 || sum == 0 {
+		t.Fatalf("the debugger got %d bytes", len(kept))
+	}
+}

@@ -75,13 +75,17 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer f.Close()
 			// A file that is no demo at all is an error here, not a
 			// debugger with nothing in it (a truncated or corrupt demo
 			// opens, with what decodes).
 			if _, err := container.NewReader(f.Data); err != nil {
+				f.Close()
 				return fmt.Errorf("%s: %v", args[0], err)
 			}
+			// The file is not unmapped when the debugger returns: its
+			// background decodes (the grading pass, a search) may still
+			// be reading it, and a read of an unmapped page is a fatal
+			// fault, not a panic. The process ends right after.
 			stop := f.ReleaseEvery(250 * time.Millisecond)
 			defer stop()
 			return open(args[0], f.Data)
