@@ -84,13 +84,27 @@ func (t *Table) Freeze(prev *Table) *Table {
 		}
 		var old *Node
 		if prev != nil {
-			if pe := prev.Entities[i]; pe != nil && pe.Serial == e.Serial && pe.Class == e.Class {
+			if pe := prev.Entities[i]; sameEntity(pe, e) {
 				old = pe.State
 			}
 		}
 		e.State = freeze(e.State, old)
 	}
 	return c
+}
+
+// sameEntity reports whether two entities, of one decode or of two decodes
+// of a file (a keyframe filled in by a later pass), are the same entity:
+// the same serial of the same class (by id and name: each decode has its
+// own classes).
+func sameEntity(a, b *Entity) bool {
+	if a == nil || b == nil || a.Serial != b.Serial {
+		return false
+	}
+	if a.Class == b.Class {
+		return true
+	}
+	return a.Class != nil && b.Class != nil && a.Class.ID == b.Class.ID && a.Class.Name == b.Class.Name
 }
 
 // freeze copies n for a frozen table, sharing what old (n's counterpart in
@@ -127,6 +141,72 @@ func freeze(n, old *Node) *Node {
 		return old
 	}
 	return &Node{vals: append([]decoder.Value(nil), n.vals...), kids: kids, far: far}
+}
+
+// Reshare returns t, a table Freeze returned, with the nodes that equal
+// their counterparts in prev, another frozen table of the same decode taken
+// after it was and before t, taken from prev: a keyframe filled in later
+// between two (replay.Keyframes.Fill) so lets the one after it share what
+// did not change since, as if they had been taken in order. Neither t nor
+// prev changes.
+func (t *Table) Reshare(prev *Table) *Table {
+	c := t.copyTable(false)
+	for i, e := range c.Entities {
+		if e == nil {
+			continue
+		}
+		if pe := prev.Entities[i]; sameEntity(pe, e) {
+			e.State = reshare(e.State, pe.State)
+		}
+	}
+	return c
+}
+
+// reshare is n, a frozen node, or old where the two are alike; nodes are
+// made anew only above a kid that changed.
+func reshare(n, old *Node) *Node {
+	if n == nil || old == nil || n == old || n.owner != 0 || old.owner != 0 {
+		return n
+	}
+	kids, far, changed := n.kids, n.far, false
+	for i, k := range n.kids {
+		if nk := reshare(k, old.Kid(i)); nk != k {
+			if !changed {
+				kids, changed = append([]*Node(nil), n.kids...), true
+			}
+			kids[i] = nk
+		}
+	}
+	farChanged := false
+	for i, f := range n.far {
+		if nk := reshare(f.kid, old.Kid(int(i))); nk != f.kid {
+			if !farChanged {
+				far, farChanged = make(map[int32]*farSlot, len(n.far)), true
+				for j, g := range n.far {
+					far[j] = g
+				}
+			}
+			far[i] = &farSlot{v: f.v, kid: nk}
+		}
+	}
+	same := len(old.vals) == len(n.vals) && len(old.kids) == len(kids) && len(old.far) == len(far) && sameVals(n.vals, old.vals)
+	for i := 0; same && i < len(kids); i++ {
+		same = kids[i] == old.kids[i]
+	}
+	for i, f := range far {
+		if !same {
+			break
+		}
+		of := old.far[i]
+		same = of != nil && of.kid == f.kid && of.v.Equal(f.v)
+	}
+	switch {
+	case same:
+		return old
+	case changed || farChanged:
+		return &Node{vals: n.vals, kids: kids, far: far} // frozen values are never written: shared
+	}
+	return n
 }
 
 // sameVals reports whether two value lists of a length are bit for bit the

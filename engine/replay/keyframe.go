@@ -172,27 +172,47 @@ func (ks *Keyframes) Fill(r *Replay) bool {
 	i := sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
 	due := !ks.full && i > 0 && r.Schema != nil && pos-ks.list[i-1].Offset >= every &&
 		(i == len(ks.list) || ks.list[i].Offset-pos >= every/4) && ks.list[i-1].Command < r.Stats.Commands
-	var prev *Keyframe
+	var prev, next *Keyframe
 	if due {
 		prev = ks.list[i-1]
+		if i < len(ks.list) {
+			next = ks.list[i]
+		}
 	}
 	ks.mu.Unlock()
 	if !due {
 		return false
 	}
-	k := r.Keyframe(prev) // outside the lock: seeks go on meanwhile
+	// Outside the lock, seeks go on meanwhile. The keyframe after the new
+	// one is made again to share what did not change since it (its nodes
+	// are the same, read-only; only the ones alike in k are dropped).
+	k := r.Keyframe(prev)
 	k.Bytes = KeyframeBytes(k, prev)
+	var renext *Keyframe
+	if next != nil {
+		rr := *next.r
+		rr.Entities = next.r.Entities.Reshare(k.r.Entities)
+		renext = &Keyframe{Command: next.Command, Offset: next.Offset, Tick: next.Tick, r: &rr}
+		renext.Bytes = KeyframeBytes(renext, k)
+	}
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
-	if ks.Budget > 0 && ks.bytes+k.Bytes > ks.Budget {
+	grown := k.Bytes
+	if renext != nil {
+		grown += renext.Bytes - next.Bytes
+	}
+	if ks.Budget > 0 && ks.bytes+grown > ks.Budget {
 		ks.full = true
 		return false
 	}
-	// The next keyframe keeps its estimate against prev: it holds at most
-	// that beyond k.
 	i = sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
+	if renext != nil && i < len(ks.list) && ks.list[i] == next {
+		ks.list[i] = renext
+	} else {
+		grown = k.Bytes
+	}
 	ks.list = slices.Insert(ks.list, i, k)
-	ks.bytes += k.Bytes
+	ks.bytes += grown
 	return true
 }
 

@@ -17,15 +17,10 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// longReplay is the full-length replay the long tests and benchmarks read
-// (../shared/tools/long-replay/make.sh writes one), from DEMBUG_LONG; they
-// skip without it.
+// longReplay is the full-length replay the long tests and benchmarks read:
+// DEMBUG_LONG, or one ../shared/tools/long-replay/make.sh builds.
 func longReplay(tb testing.TB) []byte {
-	path := os.Getenv("DEMBUG_LONG")
-	if path == "" {
-		tb.Skip("DEMBUG_LONG names no full-length replay (../shared/tools/long-replay/make.sh writes one)")
-	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(testreplays.Long(tb, 100))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -156,6 +151,17 @@ func checkKeyframesFilled(t *testing.T, data []byte, interval int, budget int64,
 		if filled < before/2 || ks.Len() != before+filled {
 			t.Fatalf("%d keyframes, %d filled in: now %d", before, filled, ks.Len())
 		}
+		// Filled in, they hold about what as many keyframes taken in order
+		// hold: each shares what did not change with the one before.
+		ref := &replay.Keyframes{Interval: interval}
+		r, _ = replay.Open(data)
+		for i := 0; i < n; i++ {
+			r.Step()
+			ref.Observe(r)
+		}
+		if ks.Bytes()*int64(ref.Len()) > ref.Bytes()*int64(ks.Len())*5/4 {
+			t.Fatalf("%d keyframes filled in hold %d KiB, %d taken in order %d KiB", ks.Len(), ks.Bytes()>>10, ref.Len(), ref.Bytes()>>10)
+		}
 		kfs := ks.List()
 		for i := 1; i < len(kfs); i++ {
 			if kfs[i].Offset <= kfs[i-1].Offset || kfs[i].Command <= kfs[i-1].Command {
@@ -223,10 +229,10 @@ func TestKeyframesResume(t *testing.T) {
 // (DEMBUG_LONG), with keyframes as the debugger takes them: 2 MiB apart by
 // the index pass, filled in to 1 MiB by the grading pass.
 func TestKeyframesResumeLong(t *testing.T) {
-	data := longReplay(t)
 	if testing.Short() {
 		t.Skip("long")
 	}
+	data := longReplay(t)
 	seed := uint64(rand.Uint32())
 	t.Logf("seed %d", seed)
 	checkKeyframesFilled(t, data, 1<<20, 0, 10, rand.New(rand.NewPCG(seed, 2)), true)
@@ -265,17 +271,11 @@ func TestKeyframeUnchangedByResumes(t *testing.T) {
 }
 
 // BenchmarkSeek restores the keyframe before a random command and decodes
-// to it, as the debugger seeks: on the full-length replay (DEMBUG_LONG)
-// with keyframes every 2 MiB, else on the shared Dota 2 replay with 16.
+// to it, as the debugger seeks, on the full-length replay with keyframes
+// 2 MiB apart (as the index pass leaves them; grading halves that).
 func BenchmarkSeek(b *testing.B) {
-	data, interval := []byte(nil), 2<<20
-	if os.Getenv("DEMBUG_LONG") != "" {
-		data = longReplay(b)
-	} else {
-		_, data = testreplays.Read(b, "dota2")
-		interval = len(data) / 16
-	}
-	ks := &replay.Keyframes{Interval: interval}
+	data := longReplay(b)
+	ks := &replay.Keyframes{Interval: 2 << 20}
 	r, err := replay.Open(data)
 	if err != nil {
 		b.Fatal(err)
