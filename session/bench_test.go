@@ -1,7 +1,6 @@
 package session
 
 import (
-	"os"
 	"runtime"
 	"testing"
 
@@ -10,25 +9,21 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// benchReplay is the full-length replay DEMBUG_LONG names, or the shared
-// Dota 2 one. Run with GOGC=100 GOMEMLIMIT=420MiB to measure the index
-// pass as the debugger runs it (ui.tuneGC).
+// benchReplay is a full-length replay (DEMBUG_LONG, or one make.sh
+// builds), mapped as the debugger and check read it: the file is not heap.
+// Run with GOGC=200 GOMEMLIMIT=420MiB to measure the index pass as the
+// debugger runs it (ui.tuneGC).
 func benchReplay(b *testing.B) []byte {
-	if p := os.Getenv("DEMBUG_LONG"); p != "" {
-		// Mapped, as the debugger and check read it: the file is not heap.
-		f, err := mapfile.Open(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { f.Close() })
-		return f.Data
+	f, err := mapfile.Open(testreplays.Long(b, 100))
+	if err != nil {
+		b.Fatal(err)
 	}
-	_, data := testreplays.Read(b, "dota2")
-	return data
+	b.Cleanup(func() { f.Close() })
+	return f.Data
 }
 
-// BenchmarkIndex is the index pass over a whole file (DEMBUG_LONG, or the
-// shared Dota 2 replay), keyframes included; BenchmarkDecode is a plain
+// BenchmarkIndex is the index pass over a whole full-length replay,
+// keyframes included; BenchmarkDecode is a plain
 // decode of the same file, as check runs it, to compare with. The index's
 // memory (what stays live after the pass) is reported as index-MiB.
 func BenchmarkIndex(b *testing.B) {
