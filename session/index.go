@@ -301,7 +301,7 @@ func (ix *Index) Append(ch *Chunk) {
 		ix.Keyframes = ch.Keyframes
 	}
 	ix.Classes = append(ix.Classes, ch.Classes...)
-	ix.Commands = growDouble(ix.Commands, len(ch.Commands))
+	ix.Commands = growTo(ix.Commands, len(ch.Commands), ch.Pos, ix.Size)
 	for _, c := range ch.Commands {
 		c.First = ix.numUpdates
 		ci := int32(len(ix.Commands))
@@ -339,6 +339,22 @@ func growDouble[T any](s []T, n int) []T {
 		return s
 	}
 	return slices.Grow(s, max(n, cap(s), 256))
+}
+
+// growTo makes room for n more commands, indexed up to byte pos of size:
+// to what the file will hold at this rate (a tenth more), not to twice what
+// it holds, which for a file of millions of tiny commands allocated
+// hundreds of MiB at once, and at most a few copies over the pass.
+func growTo(s []Command, n, pos, size int) []Command {
+	need := len(s) + n
+	if need <= cap(s) {
+		return s
+	}
+	want := need
+	if pos > 0 && size > pos {
+		want = int(min(int64(need)*int64(size)/int64(pos)*11/10, int64(2*need)))
+	}
+	return slices.Grow(s, max(want, need+256)-len(s))
 }
 
 // Chunk is what one step of the index pass found.
@@ -763,9 +779,10 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 }
 
 func (ix *Indexer) flush(ch *Chunk) {
-	// The next chunk's list at about this one's length: grown by doubling,
-	// it would be copied and dropped as often as it doubles.
-	ch.Commands, ix.out = ix.out, make([]Command, 0, len(ix.out)+len(ix.out)/4)
+	// The next chunk's list at about this one's length (grown by doubling,
+	// it would be copied and dropped as often as it doubles), up to a few
+	// MiB: a file of millions of tiny commands makes chunks of millions.
+	ch.Commands, ix.out = ix.out, make([]Command, 0, min(len(ix.out)+len(ix.out)/4, 1<<16))
 	ch.Classes, ix.fresh = ix.fresh, nil
 	ch.Keyframes = ix.ks
 	if ix.r != nil {
