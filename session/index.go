@@ -489,11 +489,7 @@ const noID = 1<<16 - 1
 func (ix *Indexer) renumber(recs []UpdateInfo) {
 	classes := ix.r.Entities.Classes
 	if len(classes) != len(ix.byIDOf) || len(classes) > 0 && &classes[0] != &ix.byIDOf[0] {
-		ix.byIDOf = classes
-		ix.byID = ix.byID[:0]
-		for range classes {
-			ix.byID = append(ix.byID, noID)
-		}
+		ix.byIDOf, ix.byID = classes, slices.Repeat([]uint16{noID}, len(classes))
 	}
 	for i := range recs {
 		id := recs[i].Class
@@ -515,7 +511,7 @@ func (ix *Indexer) renumber(recs []UpdateInfo) {
 // Slabs the table logs updates into: a message whose updates outgrow the
 // room left gets a list of its own (append moves it), the slab staying.
 const (
-	slabRecords = 1 << 17 // 2 MiB
+	slabRecords = 1 << 17 // 1.5 MiB
 	slabRoom    = 1 << 12 // a new slab below this much room
 )
 
@@ -588,19 +584,17 @@ func (ix *Indexer) broken(loc replay.Location, res entity.Result, recs []UpdateI
 		if rec := ix.recordAgain(loc); rec != nil {
 			out := make([]UpdateInfo, 0, len(rec.Updates))
 			for _, u := range rec.Updates {
-				ui := UpdateInfo{Start: uint32(u.Start), Entity: int16(u.Index), Op: u.Op,
-					NumFields: uint16(min(u.NumFields, 1<<16-1)), Class: ix.class(u.Class)}
-				pe.UpdatesEnd = uint32(u.End)
-				if u.End == 0 && u.Err != nil {
-					pe.UpdatesEnd = uint32(res.EndBit)
-				}
-				if u.Skipped {
-					ui.Flags |= entity.RecordSkipped
-				}
+				ui := entity.NewUpdateRecord(u.Start, u.Index, ix.class(u.Class), u.NumFields, u.Op, u.Skipped)
 				if u.Err != nil {
 					ui.Flags |= updErr
 				}
 				out = append(out, ui)
+			}
+			if n := len(rec.Updates); n > 0 {
+				pe.UpdatesEnd = uint32(rec.Updates[n-1].End)
+				if rec.Updates[n-1].End == 0 && rec.Updates[n-1].Err != nil {
+					pe.UpdatesEnd = uint32(res.EndBit) // broken before its end was known
+				}
 			}
 			return out
 		}

@@ -32,19 +32,28 @@ func (u *UpdateRecord) Skipped() bool { return u.Flags&RecordSkipped != 0 }
 // 65535).
 func (u *UpdateRecord) Fields() int { return int(u.NumFields) }
 
+// NewUpdateRecord is the record of an update: field count saturated,
+// skip flag set. The table logs its updates so; an index building records
+// from a recording decode does too.
+func NewUpdateRecord(start uint, entity int32, class uint16, fields int, op provenance.Op, skipped bool) UpdateRecord {
+	u := UpdateRecord{Start: uint32(start), Entity: int16(entity), Class: class, NumFields: uint16(min(fields, maxRecordFields)), Op: op}
+	if skipped {
+		u.Flags = RecordSkipped
+	}
+	return u
+}
+
+// maxRecordFields is where UpdateRecord.NumFields saturates.
+const maxRecordFields = 1<<16 - 1
+
 // log appends an applied update's record to Log. It is the whole cost of
 // an index over a plain decode, once for each update of a file, so it
-// stores no pointer and calls nothing.
+// stores no pointer and calls nothing that is not inlined.
 func (t *Table) log(idx int32, op provenance.Op, e *Entity, start, end uint, fields int, skipped bool) {
 	class := uint16(NoClass)
 	if e != nil && e.Class != nil && e.Class.ID >= 0 && e.Class.ID < NoClass {
 		class = uint16(e.Class.ID)
 	}
-	var flags uint8
-	if skipped {
-		flags = RecordSkipped
-	}
-	t.Log = append(t.Log, UpdateRecord{Start: uint32(start), Entity: int16(idx), Class: class,
-		NumFields: uint16(min(fields, NoClass)), Op: op, Flags: flags})
+	t.Log = append(t.Log, NewUpdateRecord(start, idx, class, fields, op, skipped))
 	t.LogEnd = end
 }

@@ -169,7 +169,7 @@ func (ks *Keyframes) Fill(r *Replay) bool {
 	pos := r.cr.Pos()
 	ks.mu.Lock()
 	every := max(ks.Interval/2, 1)
-	i := sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
+	i := ks.after(pos)
 	due := !ks.full && i > 0 && r.Schema != nil && pos-ks.list[i-1].Offset >= every &&
 		(i == len(ks.list) || ks.list[i].Offset-pos >= every/4) && ks.list[i-1].Command < r.Stats.Commands
 	var prev, next *Keyframe
@@ -205,7 +205,7 @@ func (ks *Keyframes) Fill(r *Replay) bool {
 		ks.full = true
 		return false
 	}
-	i = sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
+	i = ks.after(pos)
 	if renext != nil && i < len(ks.list) && ks.list[i] == next {
 		ks.list[i] = renext
 	} else {
@@ -214,6 +214,12 @@ func (ks *Keyframes) Fill(r *Replay) bool {
 	ks.list = slices.Insert(ks.list, i, k)
 	ks.bytes += grown
 	return true
+}
+
+// after is the position in the list of the first keyframe past file
+// offset pos (call it with ks.mu held).
+func (ks *Keyframes) after(pos int) int {
+	return sort.Search(len(ks.list), func(i int) bool { return ks.list[i].Offset > pos })
 }
 
 // Before returns the last keyframe whose next command is at most command
