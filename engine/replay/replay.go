@@ -279,11 +279,10 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
-		if fp.StringTables != nil {
-			if err := r.snapshot(fp.StringTables); err != nil {
-				return err
-			}
-		}
+		// The full packet's string tables are for a reader that starts
+		// here (seeking); read in order, the messages before it have built
+		// the tables already, and they may hold a later state than their
+		// tick (baselines from the future): see docs/format.md.
 		if fp.Packet != nil {
 			data, err := messages.PacketData(fp.Packet)
 			if err != nil {
@@ -295,17 +294,34 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 	return nil
 }
 
-// snapshot applies a DEM_StringTables snapshot; only the instance
-// baselines matter to decoding.
+// snapshot applies a DEM_StringTables snapshot: each table it names that
+// exists is set to its items (stringtable.Table.Restore), and the instance
+// baselines it changes are taken. A recording that starts mid-game sends
+// here the entries its creates left out.
 func (r *Replay) snapshot(body []byte) error {
-	t, _, err := messages.ParseStringTable(body, "instancebaseline")
+	tables, err := messages.ParseStringTables(body)
 	if err != nil {
 		return err
 	}
-	for _, it := range t.Items {
-		if id, err := strconv.Atoi(it.Key); err == nil {
-			r.Entities.SetBaseline(int32(id), it.Data)
+	for _, st := range tables {
+		t := r.Strings.ByName(st.Name)
+		if t == nil {
+			if st.Name == "instancebaseline" {
+				// Baselines before any create (no table to keep them).
+				for _, it := range st.Items {
+					if id, err := strconv.Atoi(it.Key); err == nil {
+						r.Entities.SetBaseline(int32(id), it.Data)
+					}
+				}
+			}
+			continue
 		}
+		items := make([]stringtable.Entry, len(st.Items))
+		for i, it := range st.Items {
+			// Copied: a command's body may live in a reused buffer.
+			items[i] = stringtable.Entry{Index: int32(i), Key: it.Key, Value: bytes.Clone(it.Data)}
+		}
+		r.baselinesChanged(t, t.Restore(items))
 	}
 	return nil
 }

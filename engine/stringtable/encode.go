@@ -8,17 +8,18 @@ import (
 )
 
 // Encode writes entries in the format Apply reads with t's settings, so
-// that t.Apply(Encode(entries, t), len(entries)) reproduces them. Each entry
-// writes its key when Key is non-empty and its value when Value is non-nil.
-// Indexes are written as increments where consecutive and explicitly
-// otherwise; keys reuse the longest prefix (up to 31 bytes) of a recent key.
-// Values are never compressed.
+// that t.Apply(Encode(entries, t), len(entries)) reproduces them on t as it
+// is now. Each entry writes its key when Key is non-empty (an empty Key
+// keeps the key t has at that index) and its value when Value is non-nil (a
+// nil Value clears the entry's value). Indexes are written as increments
+// where consecutive and as jumps (previous + v + 2) otherwise; keys reuse the
+// longest prefix (up to 31 bytes) of a recent entry's key, the history
+// holding every entry's key as Apply keeps it. Values are never compressed.
 //
-// Encode panics on entries Apply could not read back: an index that is
-// negative, at least MaxEntries, or 0 anywhere but first (explicit indexes
-// start at 1); a key containing a zero byte or longer than MaxKeyLen; for
-// fixed-size tables a value of the wrong length; otherwise a value too long
-// for its size field.
+// Encode panics on entries Apply could not read back: indexes that do not
+// increase, or one that is negative or at least MaxEntries; a key
+// containing a zero byte or longer than MaxKeyLen; for fixed-size tables a
+// value of the wrong length; otherwise a value too long for its size field.
 func Encode(entries []Entry, t *Table) []byte {
 	var w bitio.Writer
 	index := int32(-1)
@@ -29,11 +30,11 @@ func Encode(entries []Entry, t *Table) []byte {
 			panic(fmt.Sprintf("stringtable.Encode: entry %d: index %d out of range", i, e.Index))
 		case e.Index == index+1:
 			w.Bool(true)
-		case e.Index == 0:
-			panic(fmt.Sprintf("stringtable.Encode: entry %d: index 0 can only be the first entry", i))
+		case e.Index <= index:
+			panic(fmt.Sprintf("stringtable.Encode: entry %d: index %d after %d: indexes must increase", i, e.Index, index))
 		default:
 			w.Bool(false)
-			w.VarUint32(uint32(e.Index - 1))
+			w.VarUint32(uint32(e.Index - index - 2))
 		}
 		index = e.Index
 
@@ -52,12 +53,16 @@ func Encode(entries []Entry, t *Table) []byte {
 				w.Bool(false)
 				w.String(e.Key)
 			}
-			if len(history) == historySize {
-				copy(history, history[1:])
-				history = history[:historySize-1]
-			}
-			history = append(history, e.Key)
 		}
+		key := e.Key
+		if key == "" {
+			key = t.keyAt(e.Index)
+		}
+		if len(history) == historySize {
+			copy(history, history[1:])
+			history = history[:historySize-1]
+		}
+		history = append(history, key)
 
 		w.Bool(e.Value != nil)
 		if e.Value != nil {

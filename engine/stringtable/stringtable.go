@@ -4,8 +4,8 @@
 //
 // An update is a sequence of entries, each:
 //
-//	bool        increment: index++ (index starts at -1), else
-//	varuint32   index = value + 1
+//	bool        increment: index = previous + 1 (previous starts at -1), else
+//	varuint32   a jump v: index = previous + v + 2
 //	bool        has key, then
 //	  bool      use history, then
 //	    5 bits  position in the history of recent keys (oldest first)
@@ -17,8 +17,12 @@
 //	    size    byte count: UBitVar if VarintBitCounts, else 17 bits
 //	    bytes   the value, snappy-compressed if flagged
 //
-// The key history holds the last 32 keys read within one update; when full,
-// the oldest is dropped and positions shift down.
+// The key history holds the keys of the last 32 entries of one update, every
+// entry counted: one sent without a key contributes the key the entry
+// already has. When full, the oldest is dropped and positions shift down.
+// An entry sent without a value is left with none (its old value is
+// cleared); one sent without a key keeps its key. docs/format.md gives the
+// evidence for each rule.
 package stringtable
 
 import (
@@ -144,8 +148,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // Apply decodes n entry updates from data (svc_CreateStringTable data after
 // Decompress, or svc_UpdateStringTable data) into t and returns the indexes
 // of the entries it changed, in order. An update with a key replaces the
-// entry's key and one with a value replaces its value; what an update leaves
-// out is kept. On error, the entries decoded before the bad one stay applied
+// entry's key, one without keeps it; an update with a value replaces the
+// entry's value, one without clears it. On error, the entries decoded before the bad one stay applied
 // and their indexes are returned along with an *Error naming the entry and
 // the bit offsets where it starts and where decoding failed. Empty data is
 // accepted as no updates whatever n says, as tables are sometimes created
@@ -187,7 +191,8 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 		if r.Bool() {
 			index++
 		} else {
-			index = int32(min(r.VarUint32(), MaxEntries)) + 1
+			// A jump is relative to the entry before (see the package doc).
+			index = int32(min(int64(index)+int64(r.VarUint32())+2, MaxEntries))
 		}
 		if r.Overflowed() {
 			return changed, fail("index")
@@ -218,12 +223,14 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 				return changed, fail("key longer than %d bytes", MaxKeyLen)
 			}
 			key = string(keyBuf)
-			if len(history) == historySize {
-				copy(history, history[1:])
-				history = history[:historySize-1]
-			}
-			history = append(history, key)
+		} else {
+			key = t.keyAt(index)
 		}
+		if len(history) == historySize {
+			copy(history, history[1:])
+			history = history[:historySize-1]
+		}
+		history = append(history, key)
 
 		hasValue := r.Bool()
 		if r.Overflowed() {
@@ -264,39 +271,34 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 			}
 		}
 
-		t.set(index, hasKey, key, hasValue, value)
+		t.set(index, key, value)
 		changed = append(changed, index)
 	}
 	return changed, nil
 }
 
-func (t *Table) set(index int32, hasKey bool, key string, hasValue bool, value []byte) {
+// keyAt is the key of the entry at index, "" for one never written.
+func (t *Table) keyAt(index int32) string {
+	if int(index) < len(t.Entries) && index >= 0 {
+		return t.Entries[index].Key
+	}
+	return t.far[index].Key
+}
+
+// set writes the entry at index: key is the key it now has (the old one
+// when the update sent none), value its value (nil for none).
+func (t *Table) set(index int32, key string, value []byte) {
 	if int(index) >= len(t.Entries)+denseGap || t.far[index].Index > 0 {
 		if t.far == nil {
 			t.far = map[int32]Entry{}
 		}
-		e := t.far[index]
-		e.Index = index
-		if hasKey {
-			e.Key = key
-		}
-		if hasValue {
-			e.Value = value
-		}
-		t.far[index] = e
+		t.far[index] = Entry{Index: index, Key: key, Value: value}
 		return
 	}
 	for int(index) >= len(t.Entries) {
 		t.Entries = append(t.Entries, Entry{Index: -1})
 	}
-	e := &t.Entries[index]
-	e.Index = index
-	if hasKey {
-		e.Key = key
-	}
-	if hasValue {
-		e.Value = value
-	}
+	t.Entries[index] = Entry{Index: index, Key: key, Value: value}
 }
 
 // decodeSnappy decodes a snappy block, refusing declared lengths above max

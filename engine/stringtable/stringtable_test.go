@@ -80,22 +80,24 @@ func apply(t *testing.T, tab *Table, data []byte, n int) []int32 {
 	return changed
 }
 
-func TestIncrementAndExplicitIndex(t *testing.T) {
+// A jump (increment bit 0, varint v) lands at the previous index + v + 2,
+// not at v + 1: the two agree only on a message's first entry.
+func TestJumpIsRelative(t *testing.T) {
 	tab := &Table{Name: "t"}
 	data := pack(
 		T, T, F, str("a"), F, // index 0 by increment, key "a", no value
-		F, varint(4), T, F, str("b"), F, // explicit index 4+1 = 5, key "b"
+		F, varint(3), T, F, str("b"), F, // jump 3 from 0: 0 + 3 + 2 = 5, key "b"
 		T, F, F, // index 6 by increment, no key, no value
-		F, varint(0), F, F, // explicit index 0+1 = 1
+		F, varint(0), F, F, // jump 0 from 6: 8 (the absolute rule says 1)
 	)
 	changed := apply(t, tab, data, 4)
-	if want := []int32{0, 5, 6, 1}; !reflect.DeepEqual(changed, want) {
+	if want := []int32{0, 5, 6, 8}; !reflect.DeepEqual(changed, want) {
 		t.Fatalf("changed = %v, want %v", changed, want)
 	}
-	if len(tab.Entries) != 7 {
-		t.Fatalf("len(Entries) = %d, want 7", len(tab.Entries))
+	if len(tab.Entries) != 9 {
+		t.Fatalf("len(Entries) = %d, want 9", len(tab.Entries))
 	}
-	want := []Entry{{0, "a", nil}, {1, "", nil}, {-1, "", nil}, {-1, "", nil}, {-1, "", nil}, {5, "b", nil}, {6, "", nil}}
+	want := []Entry{{0, "a", nil}, {-1, "", nil}, {-1, "", nil}, {-1, "", nil}, {-1, "", nil}, {5, "b", nil}, {6, "", nil}, {-1, "", nil}, {8, "", nil}}
 	if !reflect.DeepEqual(tab.Entries, want) {
 		t.Fatalf("Entries = %+v\nwant %+v", tab.Entries, want)
 	}
@@ -104,6 +106,10 @@ func TestIncrementAndExplicitIndex(t *testing.T) {
 	}
 	if e, ok := tab.ByKey("b"); !ok || e.Index != 5 {
 		t.Errorf("ByKey(b) = %+v, %v", e, ok)
+	}
+	// A message's first entry jumps from -1: v + 1.
+	if got := apply(t, tab, pack(F, varint(2), F, F), 1); !reflect.DeepEqual(got, []int32{3}) {
+		t.Errorf("first-entry jump 2 landed at %v, want [3]", got)
 	}
 }
 
@@ -138,14 +144,15 @@ func TestHistoryShift(t *testing.T) {
 	}
 	parts = append(parts, T, T, T, num(0, 5), num(3, 5), str("!"), F)
 	parts = append(parts, T, T, T, num(31, 5), num(3, 5), str("?"), F)
-	// Entries without keys do not enter the history.
+	// An entry without a key enters the history too, with the key it has
+	// (none here: index 35 was never written), so position 31 is "".
 	parts = append(parts, T, F, F)
 	parts = append(parts, T, T, T, num(31, 5), num(3, 5), str("."), F)
 	apply(t, tab, pack(parts...), 37)
 	got := []string{tab.Entries[33].Key, tab.Entries[34].Key, tab.Entries[36].Key}
 	// After k00..k32 the history is k01..k32; reading "k01!" drops k01,
 	// so position 31 is "k01!" itself.
-	if want := []string{"k01!", "k01?", "k01."}; !reflect.DeepEqual(got, want) {
+	if want := []string{"k01!", "k01?", "."}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("keys = %q, want %q", got, want)
 	}
 }
@@ -233,7 +240,27 @@ func TestCompressedValue(t *testing.T) {
 	}
 }
 
-func TestUpdateKeepsKeyAndValue(t *testing.T) {
+// An entry sent without a key keeps its key and contributes it to the key
+// history: position 0 is entry 0's key, though the update did not send it
+// (counting only sent keys, position 0 would be empty and the key "2").
+func TestHistoryCountsKeylessEntries(t *testing.T) {
+	tab := &Table{Name: "t"}
+	apply(t, tab, pack(T, T, F, str("alpha"), F, T, T, F, str("beta"), F), 2)
+	changed := apply(t, tab, pack(
+		T, F, F, // index 0, key kept ("alpha"), no value
+		T, T, T, num(0, 5), num(5, 5), str("2"), F, // "alpha"[:5] + "2"
+	), 2)
+	if !reflect.DeepEqual(changed, []int32{0, 1}) {
+		t.Fatalf("changed = %v", changed)
+	}
+	if k0, k1 := tab.Entries[0].Key, tab.Entries[1].Key; k0 != "alpha" || k1 != "alpha2" {
+		t.Fatalf("keys = %q, %q, want alpha, alpha2", k0, k1)
+	}
+}
+
+// An update without a value leaves the entry with none; one without a key
+// keeps the key.
+func TestUpdateKeepsKeyClearsValue(t *testing.T) {
 	tab := &Table{Name: "t"}
 	apply(t, tab, pack(T, T, F, str("name"), T, num(1, 17), raw([]byte("A"))), 1)
 	// Value only: the key stays.
@@ -241,12 +268,18 @@ func TestUpdateKeepsKeyAndValue(t *testing.T) {
 	if e := tab.Entries[0]; e.Key != "name" || string(e.Value) != "B" {
 		t.Fatalf("after value update: %+v", e)
 	}
-	// Key only: the value stays.
+	// Key only: the value goes.
 	apply(t, tab, pack(T, T, F, str("other"), F), 1)
-	if e := tab.Entries[0]; e.Key != "other" || string(e.Value) != "B" {
-		t.Fatalf("after key update: %+v", e)
+	if e := tab.Entries[0]; e.Key != "other" || e.Value != nil {
+		t.Fatalf("after key update: %+v, want key other and no value", e)
 	}
-	// An empty value replaces the old one.
+	apply(t, tab, pack(T, F, T, num(1, 17), raw([]byte("C"))), 1)
+	// Neither key nor value: the key stays, the value goes.
+	apply(t, tab, pack(T, F, F), 1)
+	if e := tab.Entries[0]; e.Key != "other" || e.Value != nil {
+		t.Fatalf("after a bare update: %+v, want key other and no value", e)
+	}
+	// An empty value is a value, of no bytes.
 	apply(t, tab, pack(T, F, T, num(0, 17)), 1)
 	if e := tab.Entries[0]; e.Value == nil || len(e.Value) != 0 {
 		t.Fatalf("after empty value: %+v", e)
@@ -434,6 +467,7 @@ func TestEncodePanicsOnUnencodable(t *testing.T) {
 		tab Table
 	}{
 		"index 0 not first": {[]Entry{{Index: 3}, {Index: 0}}, Table{}},
+		"index repeated":    {[]Entry{{Index: 3}, {Index: 3}}, Table{}},
 		"negative index":    {[]Entry{{Index: -2}}, Table{}},
 		"zero in key":       {[]Entry{{Index: 0, Key: "a\x00b"}}, Table{}},
 		"fixed mismatch":    {[]Entry{{Index: 0, Value: []byte{1}}}, Table{UserDataFixed: true, UserDataSizeBits: 16}},

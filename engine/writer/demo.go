@@ -57,6 +57,7 @@ type Demo struct {
 
 type demoTable struct {
 	t        *stringtable.Table
+	live     *stringtable.Table  // the table as the file has it so far
 	entries  []stringtable.Entry // as created
 	index    map[int32]int       // entry index → position in entries
 	compress bool
@@ -123,13 +124,32 @@ func (d *Demo) AddStringTable(t *stringtable.Table, entries []stringtable.Entry,
 
 // UpdateStringTable returns an svc_UpdateStringTable message for a table
 // added with AddStringTable, to pass to Packet; the snapshot is not
-// affected.
+// affected. The entries are written against the table as the messages so
+// far leave it (after Signon): increments or jumps, keys from the history
+// of every entry's key, an empty Key keeping the entry's key and a nil
+// Value clearing its value (stringtable.Encode); Table shows the result.
 func (d *Demo) UpdateStringTable(id int32, entries []stringtable.Entry) (Inner, error) {
 	if id < 1 || int(id) > len(d.tables) {
 		return Inner{}, errorf("no string table %d", id)
 	}
-	u := UpdateStringTable(id, d.tables[id-1].t, entries)
+	dt := d.tables[id-1]
+	if dt.live == nil {
+		return Inner{}, errorf("string table updates must come after Signon")
+	}
+	u := UpdateStringTable(id, dt.live, entries)
+	if _, err := dt.live.Apply(u.StringData, len(entries)); err != nil {
+		return Inner{}, errorf("string table %s: the update does not read back: %v", dt.t.Name, err)
+	}
 	return Inner{Type: messages.SvcUpdateStringTable, Body: UpdateStringTableBody(u)}, nil
+}
+
+// Table returns string table id (0 is instancebaseline) as the messages
+// written so far leave it, or nil before Signon.
+func (d *Demo) Table(id int32) *stringtable.Table {
+	if id < 1 || int(id) > len(d.tables) {
+		return nil
+	}
+	return d.tables[id-1].live
 }
 
 func (d *Demo) command(kind container.Kind, tick int32, body []byte) {
@@ -162,6 +182,12 @@ func (d *Demo) Signon() error {
 	for _, dt := range tables {
 		c := CreateStringTable(dt.t, dt.entries, dt.compress)
 		creates = append(creates, Inner{messages.SvcCreateStringTable, CreateStringTableBody(c)})
+		live := stringtable.Table{Name: dt.t.Name, UserDataFixed: dt.t.UserDataFixed, UserDataSize: dt.t.UserDataSize,
+			UserDataSizeBits: dt.t.UserDataSizeBits, Flags: dt.t.Flags, VarintBitCounts: dt.t.VarintBitCounts}
+		if _, err := live.Apply(stringtable.Encode(dt.entries, dt.t), len(dt.entries)); err != nil {
+			return errorf("string table %s: the create does not read back: %v", dt.t.Name, err)
+		}
+		dt.live = &live
 		st := messages.SnapshotTable{Name: dt.t.Name, Flags: dt.t.Flags}
 		items := slices.Clone(dt.entries)
 		slices.SortFunc(items, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })

@@ -491,7 +491,7 @@ func normalizeName(name string) string {
 
 // buildDemo writes a demo for the test schema with a random script and
 // returns it with the writer's final entities.
-func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo) {
+func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo, map[int32]stringtable.Entry) {
 	d, err := NewDemo(testHeader(g), messages.ServerInfo{MaxClasses: 2, MaxClients: 10, TickInterval: 1.0 / 30, GameDir: "test", MapName: "test"},
 		testSerializers(), testClasses)
 	if err != nil {
@@ -505,7 +505,18 @@ func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo) {
 		}
 	}
 	names := &stringtable.Table{Name: "EntityNames", VarintBitCounts: true}
-	id, err := d.AddStringTable(names, []stringtable.Entry{{Index: 0, Key: "first"}, {Index: 1, Key: "second", Value: []byte{1, 2}}}, true)
+	// model is EntityNames as the rules say the messages leave it.
+	model := map[int32]stringtable.Entry{}
+	write := func(entries []stringtable.Entry) []stringtable.Entry {
+		for _, e := range entries {
+			if e.Key == "" {
+				e.Key = model[e.Index].Key
+			}
+			model[e.Index] = e
+		}
+		return entries
+	}
+	id, err := d.AddStringTable(names, write([]stringtable.Entry{{Index: 0, Key: "first"}, {Index: 1, Key: "second", Value: []byte{1, 2}}}), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +526,14 @@ func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo) {
 	script(t, d.Entities, rapid.IntRange(1, 5).Draw(t, "frames"), func(fr *Frame, tick int) error {
 		var extra []Inner
 		if tick == 0 {
-			u, err := d.UpdateStringTable(id, []stringtable.Entry{{Index: 2, Key: "third"}})
+			u, err := d.UpdateStringTable(id, write([]stringtable.Entry{{Index: 2, Key: "third"}}))
+			if err != nil {
+				return err
+			}
+			extra = append(extra, u)
+		}
+		if tick == 1 {
+			u, err := d.UpdateStringTable(id, write(tableUpdateGen(t)))
 			if err != nil {
 				return err
 			}
@@ -523,7 +541,29 @@ func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo) {
 		}
 		return d.Packet(int32(tick*2), fr, extra...) // a packet every other tick, as Dota's recorder writes
 	})
-	return d.Finish(), d
+	return d.Finish(), d, model
+}
+
+// tableUpdateGen draws a string-table update over the EntityNames entries
+// written at signon and tick 0 and past them: jumps, keys that share a
+// prefix with earlier ones (history references), entries without a key
+// and entries without a value.
+func tableUpdateGen(t *rapid.T) []stringtable.Entry {
+	var out []stringtable.Entry
+	idx := int32(-1)
+	for i := range rapid.IntRange(1, 12).Draw(t, "table update entries") {
+		idx += int32(rapid.IntRange(1, 3).Draw(t, "table step"))
+		e := stringtable.Entry{Index: idx}
+		if rapid.Bool().Draw(t, fmt.Sprintf("table key %d", i)) {
+			e.Key = rapid.SampledFrom([]string{"first", "second", "third", "thirdly", "seconds"}).Draw(t, "table key") +
+				rapid.StringMatching(`[a-z]{0,3}`).Draw(t, "table key suffix")
+		}
+		if rapid.Bool().Draw(t, fmt.Sprintf("table value %d", i)) {
+			e.Value = rapid.SliceOfN(rapid.Byte(), 0, 6).Draw(t, "table value")
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // TestDemoRoundTrip: a whole written demo decodes through replay.Open and
@@ -532,7 +572,7 @@ func buildDemo(t *rapid.T, g game.Game) ([]byte, *Demo) {
 func TestDemoRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := rapid.SampledFrom([]game.Game{game.Dota2, game.CS2}).Draw(t, "game")
-		data, d := buildDemo(t, g)
+		data, d, model := buildDemo(t, g)
 		r, err := replay.Open(data)
 		if err != nil {
 			t.Fatal(err)
@@ -547,8 +587,19 @@ func TestDemoRoundTrip(t *testing.T) {
 			t.Fatalf("done %v game %s server %+v", r.Done, r.Game, r.Server)
 		}
 		sameEntities(t, d.Entities, r.Entities)
-		if names := r.Strings.ByName("EntityNames"); names == nil || len(names.Entries) != 3 || names.Entries[2].Key != "third" {
-			t.Fatalf("EntityNames table %+v", names)
+		// The update at tick 1 has jumps, history references, keyless
+		// and value-less entries: the table read back is what the rules
+		// say, and what the writer holds.
+		names := r.Strings.ByName("EntityNames")
+		if names == nil || names.Len() != len(model) || d.Table(1).Len() != len(model) {
+			t.Fatalf("EntityNames table %+v, want %d entries", names, len(model))
+		}
+		for i, want := range model {
+			got, _ := names.Get(i)
+			mine, _ := d.Table(1).Get(i)
+			if !bytes.Equal(got.Value, want.Value) || (got.Value == nil) != (want.Value == nil) || got.Key != want.Key || got.Index != i || mine.Key != want.Key {
+				t.Fatalf("EntityNames entry %d = %+v (the writer's %+v), want %+v", i, got, mine, want)
+			}
 		}
 	})
 }
