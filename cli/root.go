@@ -102,6 +102,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), compareCmd(), statsCmd(), schemaCmd(), sampleCmd())
+	root.AddCommand(stringsCmd())
 	return root
 }
 
