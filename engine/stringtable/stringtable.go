@@ -155,6 +155,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // accepted as no updates whatever n says, as tables are sometimes created
 // with an entry count but no data.
 func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
+	return t.apply(data, n, nil)
+}
+
+// apply is Apply, recording every read into *w when w is not nil.
+func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err error) {
 	if n < 0 {
 		return nil, &Error{Table: t.Name, Index: -1, Err: fmt.Errorf("negative entry count %d", n)}
 	}
@@ -169,8 +174,17 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 		history       = make([]string, 0, historySize)
 		keyBuf  []byte
 	)
+	var cur *EntryWalk // the entry being recorded, when w is not nil
+	mark := func(kind PartKind, from uint, v uint64) *Part {
+		cur.Parts = append(cur.Parts, Part{Kind: kind, Start: from, Bits: r.Pos() - from, V: v})
+		return &cur.Parts[len(cur.Parts)-1]
+	}
 	for i := range n {
 		start := r.Pos()
+		if w != nil {
+			*w = append(*w, EntryWalk{Ordinal: i, Prev: index, Index: -1, Start: start})
+			cur = &(*w)[len(*w)-1]
+		}
 		known := false // whether index belongs to this entry yet
 		fail := func(what string, args ...any) error {
 			e := &Error{Table: t.Name, Entry: i, Index: -1, Bit: start, At: r.Pos()}
@@ -190,9 +204,20 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 
 		if r.Bool() {
 			index++
+			if cur != nil {
+				mark(PartIncrement, start, 1)
+			}
 		} else {
+			if cur != nil {
+				mark(PartIncrement, start, 0)
+			}
+			from := r.Pos()
 			// A jump is relative to the entry before (see the package doc).
-			index = int32(min(int64(index)+int64(r.VarUint32())+2, MaxEntries))
+			v := r.VarUint32()
+			index = int32(min(int64(index)+int64(v)+2, MaxEntries))
+			if cur != nil {
+				mark(PartJump, from, uint64(v))
+			}
 		}
 		if r.Overflowed() {
 			return changed, fail("index")
@@ -201,12 +226,26 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 			return changed, fail("entry index %d out of range (limit %d)", index, MaxEntries)
 		}
 		known = true
+		if cur != nil {
+			cur.Index = index
+			cur.Before, cur.Existed = t.Get(index)
+		}
 
+		from := r.Pos()
 		hasKey := r.Bool()
+		if cur != nil {
+			mark(PartKeyFlag, from, b2u(hasKey))
+		}
 		var key string
 		if hasKey {
 			keyBuf = keyBuf[:0]
-			if r.Bool() {
+			from = r.Pos()
+			useHistory := r.Bool()
+			if cur != nil {
+				mark(PartHistoryFlag, from, b2u(useHistory))
+			}
+			if useHistory {
+				from = r.Pos()
 				pos, size := int(r.Bits(5)), int(r.Bits(5))
 				// Like the public parsers, tolerate a position beyond
 				// the history or a length beyond the key: take what
@@ -214,8 +253,20 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 				if pos < len(history) {
 					keyBuf = append(keyBuf, history[pos][:min(size, len(history[pos]))]...)
 				}
+				if cur != nil {
+					p := mark(PartHistory, from, uint64(pos))
+					p.Len, p.Str = size, "(none: the history holds "+fmt.Sprint(len(history))+" keys)"
+					if pos < len(history) {
+						p.Str = history[pos]
+					}
+				}
 			}
+			from = r.Pos()
+			prefix := len(keyBuf)
 			keyBuf = r.AppendString(keyBuf, MaxKeyLen-len(keyBuf)+1)
+			if cur != nil {
+				mark(PartKey, from, uint64(prefix)).Str = string(keyBuf)
+			}
 			if r.Overflowed() {
 				return changed, fail("key")
 			}
@@ -232,7 +283,11 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 		}
 		history = append(history, key)
 
+		from = r.Pos()
 		hasValue := r.Bool()
+		if cur != nil {
+			mark(PartValueFlag, from, b2u(hasValue))
+		}
 		if r.Overflowed() {
 			return changed, fail("value flag")
 		}
@@ -247,12 +302,20 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 				bits = uint64(t.UserDataSizeBits)
 			} else {
 				if t.Flags&FlagCompressedValues != 0 {
+					from = r.Pos()
 					compressed = r.Bool()
+					if cur != nil {
+						mark(PartCompressed, from, b2u(compressed))
+					}
 				}
+				from = r.Pos()
 				if t.VarintBitCounts {
 					bits = uint64(r.UBitVar()) * 8
 				} else {
 					bits = uint64(r.Bits(17)) * 8
+				}
+				if cur != nil {
+					mark(PartSize, from, bits/8)
 				}
 				if r.Overflowed() {
 					return changed, fail("value size")
@@ -261,7 +324,11 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 			if bits > uint64(r.Remaining()) {
 				return changed, fail("value of %d bits exceeds the %d bits left", bits, r.Remaining())
 			}
+			from = r.Pos()
 			value = r.AppendBits(make([]byte, 0, (bits+7)/8), uint(bits))
+			if cur != nil {
+				mark(PartValue, from, uint64(len(value)))
+			}
 			if compressed {
 				dec, err := decodeSnappy(value, MaxValueSize)
 				if err != nil {
@@ -273,8 +340,19 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 
 		t.set(index, key, value)
 		changed = append(changed, index)
+		if cur != nil {
+			cur.After, _ = t.Get(index)
+			cur.End = r.Pos()
+		}
 	}
 	return changed, nil
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // keyAt is the key of the entry at index, "" for one never written.
