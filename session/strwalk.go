@@ -23,17 +23,17 @@ type TableWalk struct {
 	Data       []byte
 	Compressed bool // a create's data was snappy-compressed
 	Entries    []stringtable.EntryWalk
-	Classes    map[string]string // instancebaseline keys to class names
 	Err        error             // where the entry data stopped making sense
 }
 
-// WalkStringTable re-reads string-table message msg of command cmd: it
-// decodes the file from the last keyframe before the command (the start
-// without one) up to the message, copies the table there, and walks the
-// message's entries over the copy.
-func WalkStringTable(data []byte, ix *Index, cmd, msg int, a schema.Aliases) (*TableWalk, error) {
-	c := ix.Cmd(cmd)
-	if c == nil || msg < 0 || msg >= len(c.Msgs) {
+// WalkStringTable re-reads string-table message msg of command c: it
+// decodes the file from the last of the keyframes ks before the command
+// (the start without one) up to the message, copies the table there, and
+// walks the message's entries over the copy. It reads nothing of the index
+// but c, so it may run while the index grows.
+func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a schema.Aliases) (*TableWalk, error) {
+	cmd := c.Index
+	if msg < 0 || msg >= len(c.Msgs) {
 		return nil, fmt.Errorf("no message #%d in command #%d", msg, cmd)
 	}
 	m := c.Msgs[msg]
@@ -41,8 +41,8 @@ func WalkStringTable(data []byte, ix *Index, cmd, msg int, a schema.Aliases) (*T
 		return nil, fmt.Errorf("%s is not a string-table message", m.Name)
 	}
 	var r *replay.Replay
-	if ix.Keyframes != nil {
-		if k := ix.Keyframes.Before(cmd); k != nil {
+	if ks != nil {
+		if k := ks.Before(cmd); k != nil {
 			r = k.Resume()
 		}
 	}
@@ -106,8 +106,9 @@ func WalkStringTable(data []byte, ix *Index, cmd, msg int, a schema.Aliases) (*T
 	w.Settings = stringtable.Table{Name: before.Name, UserDataFixed: before.UserDataFixed, UserDataSize: before.UserDataSize,
 		UserDataSizeBits: before.UserDataSizeBits, Flags: before.Flags, VarintBitCounts: before.VarintBitCounts}
 	w.Entries, w.Err = before.Walk(entryData, n)
-	if before.Name == "instancebaseline" {
-		w.Classes = classNames(data, ix)
-	}
 	return w, nil
 }
+
+// BaselineClasses maps instance-baseline keys (class ids in decimal) to
+// class names, from the file's first DEM_ClassInfo.
+func BaselineClasses(data []byte, ix *Index) map[string]string { return classNames(data, ix) }

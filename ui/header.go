@@ -81,6 +81,9 @@ func ExplainDeletions(data []byte, rec *provenance.Message) (views.InspectorSect
 // svc_UpdateStringTable wrote (an instance baseline's key is a class id:
 // its class is named).
 func (m *Model) tableSections() []views.InspectorSection {
+	if secs, ok := m.walkSections(); ok {
+		return secs
+	}
 	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
 	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
 		return nil

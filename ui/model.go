@@ -155,6 +155,8 @@ type Model struct {
 	wireSel   int    // the wire tree's selected row
 	wireBody  []byte // the body the wire tree shows
 
+	walk walkState // a string-table message's bit walk (strwalk.go)
+
 	// The count of a search's matches, running after it found one.
 	count    *countJob
 	countGen uint64
@@ -301,6 +303,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onAlign(msg)
 	case whatIfMsg:
 		m.onWhatIf(msg)
+	case tableWalkMsg:
+		m.onWalk(msg)
 	case inferMsg:
 		return m, m.onInfer(msg)
 	case gradeMsg:

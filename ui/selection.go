@@ -413,7 +413,7 @@ func (m *Model) clearFilter() {
 func (m *Model) ensureDetail() tea.Cmd {
 	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
 	if msg == nil || msg.PE == nil {
-		return nil
+		return m.ensureWalk(msg)
 	}
 	key := m.sel.Message()
 	if m.detail != nil && m.detail.Cmd == key.Cmd && m.detail.Msg == key.Msg {
@@ -453,6 +453,9 @@ func (m *Model) curFields() []provenance.Field {
 }
 
 func (m *Model) moveField(delta int) {
+	if m.walkMove(delta) {
+		return
+	}
 	if _, ok := m.wireSelected(); ok {
 		if n := len(m.cache.wire); n > 0 {
 			m.wireSel = clamp(m.wireSel+delta, 0, n-1)

@@ -229,6 +229,9 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
 		})
 	}
+	if title, s, ok := m.walkFields(w, h); ok {
+		return title, s
+	}
 	if name, ok := m.wireSelected(); ok {
 		return "Wire · " + name, views.WireTree(views.WireTreeInput{
 			Lines: m.cache.wire, Selected: m.wireSel, Note: m.cache.wireNote, Empty: "empty body", Width: w, Height: h, Theme: m.theme,
@@ -241,6 +244,9 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 // message when it is not a packet-entities message (whose updates the
 // fields pane lists), and names it.
 func (m *Model) wireSelected() (string, bool) {
+	if m.walkHere() != nil {
+		return "", false // a string-table message shows its bit walk
+	}
 	s := m.sel
 	if s.IsEnd() || s.Cmd < 0 || s.Upd >= 0 {
 		return "", false
@@ -287,6 +293,9 @@ func (m *Model) wireSelected() (string, bool) {
 
 // countAnomalous counts the fields in [first, first+n) with any anomaly.
 func (m *Model) bitsPane(w, h int) (string, string) {
+	if title, s, ok := m.walkBits(w, h); ok {
+		return title, s
+	}
 	if name, ok := m.wireSelected(); ok {
 		// The body's bytes, with the selected wire field's.
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}

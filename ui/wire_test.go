@@ -62,7 +62,7 @@ func TestScreenStringTableEntries(t *testing.T) {
 		if !wide(s) {
 			return
 		}
-		for _, want := range []string{"String-table entries", "instancebaseline created", `"0" = CDOTAGamerulesProxy, 1 bytes`} {
+		for _, want := range []string{"String-table entries", "instancebaseline created", `"0" = CDOTAGamerulesProxy, 1 byte`} {
 			if !strings.Contains(s, want) {
 				t.Errorf("screen lacks %q", want)
 			}
