@@ -23,7 +23,7 @@ type TableWalk struct {
 	Data       []byte
 	Compressed bool // a create's data was snappy-compressed
 	Entries    []stringtable.EntryWalk
-	Err        error             // where the entry data stopped making sense
+	Err        error // where the entry data stopped making sense
 }
 
 // WalkStringTable re-reads string-table message msg of command c: it

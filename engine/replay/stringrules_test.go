@@ -84,7 +84,7 @@ func activeModifier(t *testing.T, r *replay.Replay, i int32) modifier {
 
 // A jump lands at the previous index + v + 2: at tick 22 the Dota replay
 // removes modifier (parent 12271824, serial 430), which is live at index
-// 267 before; at tick 70 a new modifier reuses slot 303, removed at tick 38.
+// 267 before; at tick 70 a new modifier reuses slot 303, removed at tick 60.
 // Read by the absolute rule, the removal lands on index 32 (another live
 // modifier) and the new one over a live one at index 22.
 func TestActiveModifiersJumps(t *testing.T) {
