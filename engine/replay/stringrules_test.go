@@ -13,6 +13,7 @@ import (
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/stringtable"
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -206,4 +207,57 @@ func TestTablesPassThroughTheGamesSnapshots(t *testing.T) {
 		}
 		t.Logf("%s: %d full-packet tables matched", filepath.Base(path), checked)
 	})
+}
+
+// A DEM_StringTables snapshot sets every table it names: a recording that
+// starts mid-game sends here the entries its creates left out. The Dota
+// replay, its snapshot given two EntityNames entries no message sends and
+// a userinfo value changed, has them right after the snapshot.
+func TestSnapshotSetsEveryTable(t *testing.T) {
+	data := readDota(t)
+	cr, err := container.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := writer.NewFile()
+	for {
+		c, err := cr.Next()
+		if err != nil {
+			break
+		}
+		body := append([]byte(nil), c.Body...)
+		if c.Kind == container.StringTables {
+			sts, err := messages.ParseStringTables(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range sts {
+				switch sts[i].Name {
+				case "EntityNames":
+					sts[i].Items = append(sts[i].Items, messages.SnapshotItem{Key: "late_one", Data: []byte{1}}, messages.SnapshotItem{Key: "late_two"})
+				case "userinfo":
+					sts[i].Items[0].Data = []byte{0xde, 0xad}
+				}
+			}
+			body = writer.StringTablesBody(sts)
+		}
+		f.Command(c.Kind, c.Tick, body, c.Compressed)
+	}
+	r, err := replay.Open(f.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(func(c *container.Command) bool { return c.Kind == container.StringTables }); err != nil {
+		t.Fatal(err)
+	}
+	names := r.Strings.ByName("EntityNames")
+	n := int32(names.Len())
+	a, _ := names.Get(n - 2)
+	b, _ := names.Get(n - 1)
+	if a.Key != "late_one" || !bytes.Equal(a.Value, []byte{1}) || b.Key != "late_two" || b.Value != nil {
+		t.Errorf("EntityNames ends with %+v, %+v", a, b)
+	}
+	if u, _ := r.Strings.ByName("userinfo").Get(0); !bytes.Equal(u.Value, []byte{0xde, 0xad}) {
+		t.Errorf("userinfo 0 = %+v", u)
+	}
 }
