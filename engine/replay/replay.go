@@ -294,38 +294,6 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 	return nil
 }
 
-// snapshot applies a DEM_StringTables snapshot: each table it names that
-// exists is set to its items (stringtable.Table.Restore), and the instance
-// baselines it changes are taken. A recording that starts mid-game sends
-// here the entries its creates left out.
-func (r *Replay) snapshot(body []byte) error {
-	tables, err := messages.ParseStringTables(body)
-	if err != nil {
-		return err
-	}
-	for _, st := range tables {
-		t := r.Strings.ByName(st.Name)
-		if t == nil {
-			if st.Name == "instancebaseline" {
-				// Baselines before any create (no table to keep them).
-				for _, it := range st.Items {
-					if id, err := strconv.Atoi(it.Key); err == nil {
-						r.Entities.SetBaseline(int32(id), it.Data)
-					}
-				}
-			}
-			continue
-		}
-		items := make([]stringtable.Entry, len(st.Items))
-		for i, it := range st.Items {
-			// Copied: a command's body may live in a reused buffer.
-			items[i] = stringtable.Entry{Index: int32(i), Key: it.Key, Value: bytes.Clone(it.Data)}
-		}
-		r.baselinesChanged(t, t.Restore(items))
-	}
-	return nil
-}
-
 // refreshBaselines reloads baselines from the instancebaseline table.
 func (r *Replay) refreshBaselines() {
 	t := r.Strings.ByName("instancebaseline")

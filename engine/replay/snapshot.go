@@ -1,0 +1,83 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/wiretree"
+)
+
+// snapshot applies a DEM_StringTables snapshot: each table it names that
+// exists is set to its items (item i is entry i; entries past the last
+// item go), and the instance baselines it changes are taken. A recording
+// that starts mid-game sends here the entries its creates left out. The
+// items are compared in place, so a snapshot that repeats the tables as
+// they are (the usual signon one) allocates nothing per entry.
+func (r *Replay) snapshot(body []byte) error {
+	c := wiretree.NewCursor(body)
+	for c.Next() {
+		if c.Num != 1 || c.Type != protowire.BytesType {
+			continue
+		}
+		if err := r.restoreTable(c.Data); err != nil {
+			return fmt.Errorf("CDemoStringTables: %w", err)
+		}
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("CDemoStringTables: %w", err)
+	}
+	return nil
+}
+
+// restoreTable applies one table of a snapshot.
+func (r *Replay) restoreTable(d []byte) error {
+	var name []byte
+	c := wiretree.NewCursor(d)
+	for c.Next() {
+		if c.Num == 1 && c.Type == protowire.BytesType {
+			name = c.Data // the last one, as protobuf reads it
+		}
+	}
+	if err := c.Err(); err != nil {
+		return err
+	}
+	t := r.Strings.ByName(string(name))
+	n := int32(0)
+	for c = wiretree.NewCursor(d); c.Next(); {
+		if c.Num != 2 || c.Type != protowire.BytesType {
+			continue
+		}
+		var key, value []byte
+		hasValue := false
+		ic := wiretree.NewCursor(c.Data)
+		for ic.Next() {
+			switch {
+			case ic.Num == 1 && ic.Type == protowire.BytesType:
+				key = ic.Data
+			case ic.Num == 2 && ic.Type == protowire.BytesType:
+				value, hasValue = ic.Data, true
+			}
+		}
+		if err := ic.Err(); err != nil {
+			return err
+		}
+		switch {
+		case t != nil:
+			if t.RestoreEntry(n, key, value, hasValue) {
+				r.baselinesChanged(t, []int32{n})
+			}
+		case string(name) == "instancebaseline":
+			// Baselines before any create: no table to keep them in.
+			if id, err := strconv.Atoi(string(key)); err == nil {
+				r.Entities.SetBaseline(int32(id), value)
+			}
+		}
+		n++
+	}
+	if t != nil {
+		t.Truncate(n) // a removed baseline entry leaves its class's baseline as it was
+	}
+	return nil
+}
