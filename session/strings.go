@@ -72,8 +72,9 @@ func StringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChang
 		UserDataSizeBits: create.UserDataSizeBits, Flags: create.Flags, VarintBitCounts: create.VarintBitCounts}
 	ch.Table = t.Name
 	ch.Settings = fmt.Sprintf("user data: fixed %v, %d bits; flags %d; varint bit counts %v", t.UserDataFixed, t.UserDataSizeBits, t.Flags, t.VarintBitCounts)
-	// A fresh table holds exactly what this message writes: Apply's key
-	// history lives within one message.
+	// A fresh table holds what this message writes (the key history lives
+	// within one message); an entry sent without a key shows none here, as
+	// the table's earlier state is not at hand: WalkStringTable has it.
 	changed, err := t.Apply(entryData, n)
 	var classes map[string]string
 	if t.Name == "instancebaseline" {
