@@ -261,3 +261,18 @@ func TestSnapshotSetsEveryTable(t *testing.T) {
 		t.Errorf("userinfo 0 = %+v", u)
 	}
 }
+
+// No baseline from the future: the Dota replay's full packet at tick 0
+// holds class 992's baseline, which svc_UpdateStringTable sends at tick
+// 640; until then the class has none.
+func TestBaselineComesInTime(t *testing.T) {
+	data := readDota(t)
+	if b := runToTick(t, data, 639).Entities.Baseline(992); b != nil {
+		t.Errorf("class 992 has a %d-byte baseline before tick 640", len(b))
+	}
+	r := runToTick(t, data, 640)
+	e, ok := r.Strings.ByName("instancebaseline").ByKey("992")
+	if b := r.Entities.Baseline(992); !ok || len(b) == 0 || !bytes.Equal(b, e.Value) {
+		t.Errorf("after tick 640 class 992's baseline is %d bytes, its instancebaseline entry %d (%v)", len(b), len(e.Value), ok)
+	}
+}
