@@ -3,6 +3,8 @@ package stringtable
 import (
 	"reflect"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // Walk records each read with its bits: on hand-packed bits, a jump, a
@@ -58,4 +60,49 @@ func TestWalkRecordsEveryRead(t *testing.T) {
 	if e.Start != 3 || e.End != 75 || e.After.Key != "alpx" || !reflect.DeepEqual(e.After.Value, []byte{1, 2}) {
 		t.Errorf("entry 1 bits %d-%d, after %+v", e.Start, e.End, e.After)
 	}
+}
+
+// Walk leaves the table as Apply does, and its reads tile each entry's
+// bits: every read starts where the one before ended, from the entry's
+// first bit to its last.
+func TestWalkAgreesWithApply(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		settings := tableGen(t)
+		a, b := *settings, *settings
+		for m := range rapid.IntRange(1, 3).Draw(t, "messages") {
+			entries := messageGen(t, &a, m)
+			data := Encode(entries, &a)
+			changed, err := a.Apply(data, len(entries))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := b.Walk(data, len(entries))
+			if err != nil || len(w) != len(changed) {
+				t.Fatalf("walk: %d entries, %v; apply changed %d", len(w), err, len(changed))
+			}
+			next := uint(0)
+			for i, e := range w {
+				if e.Index != changed[i] || e.Start != next {
+					t.Fatalf("entry %d: index %d at bit %d, want %d at %d", i, e.Index, e.Start, changed[i], next)
+				}
+				at := e.Start
+				for _, p := range e.Parts {
+					if p.Start != at {
+						t.Fatalf("entry %d: %s at bit %d, want %d", i, p.Kind, p.Start, at)
+					}
+					at += p.Bits
+				}
+				if at != e.End {
+					t.Fatalf("entry %d: reads end at %d, the entry at %d", i, at, e.End)
+				}
+				if got, _ := a.Get(e.Index); !reflect.DeepEqual(got, e.After) {
+					t.Fatalf("entry %d after = %+v, table has %+v", i, e.After, got)
+				}
+				next = e.End
+			}
+			if !reflect.DeepEqual(a.Entries, b.Entries) {
+				t.Fatalf("after message %d the walked table differs from the applied one", m)
+			}
+		}
+	})
 }
