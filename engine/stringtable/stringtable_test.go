@@ -556,10 +556,27 @@ func FuzzApply(f *testing.F) {
 			Flags:            int32(mode >> 1 & 1),
 			VarintBitCounts:  mode&4 != 0,
 		}
+		walked := tab.Copy()
 		changed, err := tab.Apply(data, n)
 		for _, i := range changed {
 			if _, ok := tab.Get(i); !ok {
 				t.Fatalf("changed index %d not written", i)
+			}
+		}
+		// Walk reads the same: the same error, an entry per change (and
+		// the failing one), its reads within the data.
+		w, werr := walked.Walk(data, n)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("Apply: %v; Walk: %v", err, werr)
+		}
+		if full := len(w) - len(changed); len(data) > 0 && n >= 0 && (full < 0 || full > 1 || full == 1 && err == nil) {
+			t.Fatalf("walked %d entries for %d changes (err %v)", len(w), len(changed), err)
+		}
+		for _, e := range w {
+			for _, p := range e.Parts {
+				if p.Start+p.Bits > uint(len(data))*8 {
+					t.Fatalf("%s read at %d+%d past %d bits", p.Kind, p.Start, p.Bits, len(data)*8)
+				}
 			}
 		}
 		if err != nil {
