@@ -229,6 +229,9 @@ func partValue(e *stringtable.EntryWalk, p *stringtable.Part) string {
 		}
 		return "0: the whole key follows"
 	case stringtable.PartHistory:
+		if p.Beyond {
+			return fmt.Sprintf("key %d, %d bytes: past the history", p.V, p.Len)
+		}
 		return fmt.Sprintf("key %d, %d bytes: %q", p.V, p.Len, prefixOf(p.Str, p.Len))
 	case stringtable.PartKey:
 		return fmt.Sprintf("%q", p.Str)
@@ -378,6 +381,9 @@ func partExplain(tw *session.TableWalk, e *stringtable.EntryWalk, p *stringtable
 		}
 		return "0: the whole key follows"
 	case stringtable.PartHistory:
+		if p.Beyond {
+			return fmt.Sprintf("position %d (5 bits), length %d (5 bits): past the keys the history holds, so nothing is borrowed (as the public parsers tolerate)", p.V, p.Len)
+		}
 		return fmt.Sprintf("position %d (5 bits), length %d (5 bits): borrows %q from %q", p.V, p.Len, prefixOf(p.Str, p.Len), p.Str)
 	case stringtable.PartKey:
 		rest := p.Str[min(int(p.V), len(p.Str)):]

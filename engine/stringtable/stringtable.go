@@ -149,8 +149,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // Decompress, or svc_UpdateStringTable data) into t and returns the indexes
 // of the entries it changed, in order. An update with a key replaces the
 // entry's key, one without keeps it; an update with a value replaces the
-// entry's value, one without clears it. On error, the entries decoded before the bad one stay applied
-// and their indexes are returned along with an *Error naming the entry and
+// entry's value, one without clears it. On error, the entries decoded
+// before the bad one stay applied and their indexes are returned along
+// with an *Error naming the entry and
 // the bit offsets where it starts and where decoding failed. Empty data is
 // accepted as no updates whatever n says, as tables are sometimes created
 // with an entry count but no data.
@@ -255,8 +256,8 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 				}
 				if cur != nil {
 					p := mark(PartHistory, from, uint64(pos))
-					p.Len, p.Str = size, "(none: the history holds "+fmt.Sprint(len(history))+" keys)"
-					if pos < len(history) {
+					p.Len, p.Beyond = size, pos >= len(history)
+					if !p.Beyond {
 						p.Str = history[pos]
 					}
 				}

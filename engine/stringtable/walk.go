@@ -34,8 +34,9 @@ type Part struct {
 	V     uint64 // a flag's bit; the jump v; the history position; for
 	// a key, how many bytes came from the history; the size in bytes; the
 	// value's bytes as read (before decompression)
-	Len int    // history: the prefix length asked for
-	Str string // history: the key borrowed; key: the whole key
+	Len    int    // history: the prefix length asked for
+	Str    string // history: the key borrowed; key: the whole key
+	Beyond bool   // history: the position is past the keys held, so nothing is borrowed
 }
 
 // EntryWalk is one entry of a message, read bit by bit: its place in the

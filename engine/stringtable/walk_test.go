@@ -106,3 +106,21 @@ func TestWalkAgreesWithApply(t *testing.T) {
 		}
 	})
 }
+
+// A history position past the keys held borrows nothing, and the walk
+// says so rather than naming a key.
+func TestWalkHistoryBeyond(t *testing.T) {
+	tab := &Table{Name: "t"}
+	w, err := tab.Walk(pack(T, T, T, num(7, 5), num(4, 5), str("k"), F), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range w[0].Parts {
+		if p.Kind == PartHistory && (!p.Beyond || p.Str != "" || p.V != 7 || p.Len != 4) {
+			t.Errorf("history part %+v", p)
+		}
+	}
+	if w[0].After.Key != "k" {
+		t.Errorf("key %q", w[0].After.Key)
+	}
+}
