@@ -54,6 +54,10 @@ func fileKind(m os.FileMode) string {
 // Open maps (or reads) the file at path, a regular file of at most
 // MaxSize bytes (Refuse).
 func Open(path string) (*File, error) {
+	if dir, ok := captureDir(path); ok {
+		data, err := readCapture(dir)
+		return &File{Data: data}, err
+	}
 	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
@@ -71,6 +75,9 @@ func Open(path string) (*File, error) {
 // ReadFile reads the file at path whole onto the heap, with Open's
 // refusals: for the commands that keep a replay's bytes.
 func ReadFile(path string) ([]byte, error) {
+	if dir, ok := captureDir(path); ok {
+		return readCapture(dir)
+	}
 	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
