@@ -35,9 +35,11 @@ func Body(data []byte, c *Command, msg int) ([]byte, error) {
 		}
 		packet = fp.Packet
 	}
-	pd, err := messages.PacketData(packet)
-	if err != nil {
-		return nil, err
+	pd := packet // a broadcast's packets are not wrapped
+	if !cmd.Broadcast || cmd.Kind == container.FullPacket {
+		if pd, err = messages.PacketData(packet); err != nil {
+			return nil, err
+		}
 	}
 	inner, _, err := messages.SplitInner(pd, nil, nil)
 	for _, m := range inner {

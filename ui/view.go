@@ -266,7 +266,9 @@ func (m *Model) wireSelected() (string, bool) {
 		body, err := session.Body(m.data, c, idx)
 		m.wireBody = body
 		var rows []session.WireRow
-		if err == nil {
+		if bare, ok := session.CaptureRows(m.data, c.Kind, idx, body); ok && err == nil {
+			rows = bare
+		} else if err == nil {
 			rows, err = session.WireRows(name, body)
 		}
 		if err != nil {
@@ -479,7 +481,7 @@ func (m *Model) summary() []views.InspectorSection {
 	lines := []views.InspectorLine{
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
-		{Label: "at", Text: fmt.Sprintf("byte %d (0x%x)", c.Offset, c.Offset)},
+		{Label: "at", Text: session.Place(m.data, c.Offset)},
 		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(c.Size, "byte"), comp)},
 	}
 	if len(c.Msgs) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/msgnames"
 	"github.com/dembug/dembug/engine/provenance"
@@ -114,6 +115,9 @@ type Replay struct {
 	Done            bool // DEM_Stop seen or end of data reached
 	// Source says where the game was learned and where a capture stops.
 	Source Source
+	// Format gathers what the file carries beyond the format dembug knows
+	// (unknown fields, commands, message types).
+	Format knownfmt.Collector
 
 	sawStop     bool
 	sinceBudget int // bytes of commands since the memory budget was checked
@@ -206,6 +210,7 @@ func (r *Replay) Step() (container.Command, error) {
 		r.Stats.LastTick = c.Tick
 	}
 	r.cmd = c
+	r.formatCommand(&r.cmd, loc)
 	if err := r.command(&r.cmd, loc); err != nil {
 		r.Done = true
 		var re *Error
@@ -372,6 +377,7 @@ func (r *Replay) packet(data []byte, loc Location) error {
 			if pass == 0 {
 				r.Stats.Messages++
 			}
+			r.formatInner(m, l)
 			if r.Hooks.Inner != nil {
 				r.Hooks.Inner(l, m)
 			}
