@@ -199,7 +199,7 @@ func (it Item) Describe() string {
 	case KindField:
 		return fmt.Sprintf("%s carries field #%d (%s, value %s) that dembug does not know", it.In, it.ID, it.Wire, it.Value)
 	case KindCommand:
-		return fmt.Sprintf("demo command %d (%s) that dembug does not know", it.ID, container.Kind(it.ID))
+		return fmt.Sprintf("demo command id %d that dembug does not know", it.ID)
 	}
 	return fmt.Sprintf("inner message type %d that dembug does not know", it.ID)
 }
