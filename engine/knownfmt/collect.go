@@ -41,6 +41,8 @@ type Item struct {
 	Value string // a field's first value, briefly
 	Count int    // messages (or commands) that carry it
 	First Place
+
+	seq int // order first seen
 }
 
 // Key identifies an item across files (check --since).
@@ -60,6 +62,10 @@ type Collector struct {
 	// repeated field).
 	lastMsg key
 	lastAt  Place
+	// okTypes caches the message types below 1024 found known for okGame
+	// (a name lookup per message costs more than the rest of the scan).
+	okTypes [16]uint64
+	okGame  game.Game
 }
 
 // Items are the unknowns in the order first seen.
@@ -68,16 +74,7 @@ func (c *Collector) Items() []Item {
 	for _, it := range c.items {
 		out = append(out, *it)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].First, out[j].First
-		if a.Command != b.Command {
-			return a.Command < b.Command
-		}
-		if a.Message != b.Message {
-			return a.Message < b.Message
-		}
-		return out[i].Key() < out[j].Key()
-	})
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
 }
 
@@ -92,7 +89,7 @@ func (c *Collector) note(k key, at Place, mk func() Item) {
 		it.Count++
 	} else {
 		it := mk()
-		it.Count, it.First = 1, at
+		it.Count, it.First, it.seq = 1, at, len(c.items)
 		c.items[k] = &it
 	}
 	c.lastMsg, c.lastAt = k, at
@@ -111,7 +108,16 @@ func (c *Collector) Command(kind container.Kind, at Place) {
 // Message notes an inner message type no table of game g names (under an
 // unknown game, no table of any game).
 func (c *Collector) Message(g game.Game, typ uint32, at Place) {
+	if c.okGame != g {
+		c.okTypes, c.okGame = [16]uint64{}, g
+	}
+	if typ < 1024 && c.okTypes[typ>>6]&(1<<(typ&63)) != 0 {
+		return
+	}
 	if _, ok := msgnames.Name(g, typ); ok {
+		if typ < 1024 {
+			c.okTypes[typ>>6] |= 1 << (typ & 63)
+		}
 		return
 	}
 	if g == game.Unknown {
@@ -134,28 +140,77 @@ func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
 	if m >= numMsgs {
 		return
 	}
+	if int(g) >= numGames {
+		g = game.Unknown
+	}
+	mask := knownMask[g][m]
 	kids := tables[m].kids
 	for len(body) > 0 {
-		num, typ, n := protowire.ConsumeTag(body)
-		if n < 0 {
-			return
+		// The common case by hand: a one-byte tag, a known number and a
+		// value skipped without decoding it (this runs for every
+		// svc_PacketEntities of a file).
+		var num protowire.Number
+		var typ protowire.Type
+		if b := body[0]; b < 0x80 {
+			num, typ = protowire.Number(b>>3), protowire.Type(b&7)
+			body = body[1:]
+		} else {
+			var n int
+			if num, typ, n = protowire.ConsumeTag(body); n < 0 {
+				return
+			}
+			body = body[n:]
 		}
-		v := body[n:]
-		l := protowire.ConsumeFieldValue(num, typ, v)
+		l := skipValue(num, typ, body)
 		if l < 0 {
 			return
 		}
+		v := body[:l]
+		body = body[l:]
+		if num < 64 && mask&(1<<num) != 0 && kids == nil {
+			continue
+		}
 		if !Known(m, g, int(num)) {
 			c.note(key{KindField, m, int(num)}, at, func() Item {
-				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wireName(typ), Value: brief(typ, v[:l])}
+				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wireName(typ), Value: brief(typ, v)}
 			})
 		} else if kid, ok := kids[int(num)]; ok && typ == protowire.BytesType {
 			if d, k := protowire.ConsumeBytes(v); k >= 0 {
 				c.Fields(kid, g, d, at)
 			}
 		}
-		body = v[l:]
 	}
+}
+
+// skipValue is the length of the value of a field, or -1 when it is
+// malformed.
+func skipValue(num protowire.Number, typ protowire.Type, b []byte) int {
+	switch typ {
+	case protowire.VarintType:
+		for i := 0; i < len(b) && i < 10; i++ {
+			if b[i] < 0x80 {
+				return i + 1
+			}
+		}
+		return -1
+	case protowire.Fixed32Type:
+		if len(b) < 4 {
+			return -1
+		}
+		return 4
+	case protowire.Fixed64Type:
+		if len(b) < 8 {
+			return -1
+		}
+		return 8
+	case protowire.BytesType:
+		n, k := protowire.ConsumeVarint(b)
+		if k < 0 || n > uint64(len(b)-k) {
+			return -1
+		}
+		return k + int(n)
+	}
+	return protowire.ConsumeFieldValue(num, typ, b)
 }
 
 func wireName(t protowire.Type) string {

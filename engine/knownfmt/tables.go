@@ -191,6 +191,19 @@ func init() {
 	}
 }
 
+// knownMask[g][m] is known[g][m], and for an unknown game the numbers
+// below 64 any game knows.
+var knownMask [numGames][numMsgs]uint64
+
+func init() {
+	knownMask = known
+	for m := range knownMask[game.Unknown] {
+		for g := 1; g < numGames; g++ {
+			knownMask[game.Unknown][m] |= known[g][m]
+		}
+	}
+}
+
 // Known reports whether field num of message m is known for game g. Under
 // an unknown game a number any game gives is known.
 func Known(m Msg, g game.Game, num int) bool {

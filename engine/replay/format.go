@@ -44,27 +44,30 @@ func (r *Replay) formatCommand(c *container.Command, loc Location) {
 	r.Format.Fields(m, r.Game, c.Body, formatPlace(loc))
 }
 
-// innerFormat maps the inner messages dembug reads to their tables.
-var innerFormat = map[uint32]knownfmt.Msg{
-	messages.NetTick:                 knownfmt.NetTick,
-	messages.SvcServerInfo:           knownfmt.ServerInfo,
-	messages.SvcFlattenedSerializer:  knownfmt.FlattenedSerializer,
-	messages.SvcClassInfo:            knownfmt.ClassInfo,
-	messages.SvcCreateStringTable:    knownfmt.CreateStringTable,
-	messages.SvcUpdateStringTable:    knownfmt.UpdateStringTable,
-	messages.SvcClearAllStringTables: knownfmt.ClearAllStringTables,
-}
-
 // formatInner notes an inner message of a type no table names, or fields
 // dembug does not know in one it reads.
 func (r *Replay) formatInner(m *messages.Inner, loc Location) {
-	if m.Type == messages.SvcPacketEntities { // the most frequent: no map lookup
-		r.Format.Fields(knownfmt.PacketEntities, r.Game, m.Body, formatPlace(loc))
+	var t knownfmt.Msg
+	switch m.Type {
+	case messages.SvcPacketEntities:
+		t = knownfmt.PacketEntities
+	case messages.NetTick:
+		t = knownfmt.NetTick
+	case messages.SvcServerInfo:
+		t = knownfmt.ServerInfo
+	case messages.SvcFlattenedSerializer:
+		t = knownfmt.FlattenedSerializer
+	case messages.SvcClassInfo:
+		t = knownfmt.ClassInfo
+	case messages.SvcCreateStringTable:
+		t = knownfmt.CreateStringTable
+	case messages.SvcUpdateStringTable:
+		t = knownfmt.UpdateStringTable
+	case messages.SvcClearAllStringTables:
+		t = knownfmt.ClearAllStringTables
+	default:
+		r.Format.Message(r.Game, m.Type, formatPlace(loc))
 		return
 	}
-	if t, ok := innerFormat[m.Type]; ok {
-		r.Format.Fields(t, r.Game, m.Body, formatPlace(loc))
-		return
-	}
-	r.Format.Message(r.Game, m.Type, formatPlace(loc))
+	r.Format.Fields(t, r.Game, m.Body, formatPlace(loc))
 }
