@@ -78,6 +78,9 @@ func WireRows(message string, body []byte) ([]WireRow, error) {
 	walk = func(nodes []wiretree.Node, names wireNames, depth int) {
 		for _, n := range nodes {
 			nm := names[int(n.Field)]
+			if depth == 0 && nm.name == "" {
+				nm.name = novelField(message, int(n.Field))
+			}
 			row := WireRow{Depth: depth, Field: int(n.Field), Name: nm.name, Type: wiretree.TypeName(n.Type), Offset: n.Offset, Len: n.Len}
 			if n.Children != nil && (nm.kids != nil || nm.name == "") {
 				row.Value = fmt.Sprintf("{%d fields}", len(n.Children))

@@ -129,10 +129,14 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 	switch r.kind {
 	case views.RowCommand:
 		c := &ix.Commands[r.cmd]
-		return views.TimelineRow{
+		row := views.TimelineRow{
 			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
 			Err: c.Err != nil, Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
 		}
+		if session.NovelCommand(c.Kind) {
+			row.Name = session.NovelMark + row.Name
+		}
+		return row
 	case views.RowMessage:
 		msg := &ix.Commands[r.cmd].Msgs[r.msg]
 		row := views.TimelineRow{Kind: views.RowMessage, Index: msg.Index, Name: msg.Name, Size: msg.Size}
@@ -142,6 +146,9 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 			row.Err = msg.PE.Err != nil
 			row.Sev = views.Severity(msg.PE.Sev)
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
+		}
+		if msg.Novel {
+			row.Name = session.NovelMark + row.Name
 		}
 		return row
 	case views.RowUpdate:
@@ -501,6 +508,7 @@ func (m *Model) summary() []views.InspectorSection {
 	} else if a := m.opts.Aliases; !a.Empty() {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
+	lines = append(lines, m.novelLines(c, nil)...)
 	secs := []views.InspectorSection{{Title: "Command", Lines: lines}}
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
 		ml := []views.InspectorLine{
@@ -508,6 +516,7 @@ func (m *Model) summary() []views.InspectorSection {
 			{Label: "at", Text: "packet bit " + bitio.Offset(msg.Bit)},
 			{Label: "size", Text: views.Count(msg.Size, "byte")},
 		}
+		ml = append(ml, m.novelLines(c, msg)...)
 		if pe := msg.PE; pe != nil {
 			kind := "full"
 			if pe.Delta {

@@ -95,6 +95,13 @@ func (c *Collector) note(k key, at Place, mk func() Item) {
 	c.lastMsg, c.lastAt = k, at
 }
 
+// NotedAt reports whether the last unknown noted was in inner message
+// message of command command (-1: the command itself): asked right after
+// a message is scanned, whether it carries one.
+func (c *Collector) NotedAt(command, message int) bool {
+	return c.items != nil && c.lastAt.Command == command && c.lastAt.Message == message
+}
+
 // Command notes a demo command id dembug does not know.
 func (c *Collector) Command(kind container.Kind, at Place) {
 	if kind >= container.DemError && kind <= container.Recovery {
@@ -257,6 +264,17 @@ func (it Item) Describe() string {
 		return fmt.Sprintf("demo command id %d that dembug does not know", it.ID)
 	}
 	return fmt.Sprintf("inner message type %d that dembug does not know", it.ID)
+}
+
+// Short names an item without saying it is unknown.
+func (it Item) Short() string {
+	switch it.Kind {
+	case KindField:
+		return fmt.Sprintf("field #%d (%s, value %s)", it.ID, it.Wire, it.Value)
+	case KindCommand:
+		return fmt.Sprintf("demo command id %d", it.ID)
+	}
+	return fmt.Sprintf("inner message type %d", it.ID)
 }
 
 // Noun counts what carries an item.
