@@ -13,7 +13,7 @@ import (
 func TestWireRowsNameNovelFields(t *testing.T) {
 	var body []byte
 	body = protowire.AppendVarint(protowire.AppendTag(body, 11, protowire.VarintType), 300) // max_classes
-	body = protowire.AppendVarint(protowire.AppendTag(body, 20, protowire.BytesType), 0)   // game_session_manifest, empty
+	body = protowire.AppendVarint(protowire.AppendTag(body, 20, protowire.BytesType), 0)    // game_session_manifest, empty
 	body = protowire.AppendVarint(protowire.AppendTag(body, 99, protowire.VarintType), 1)
 	rows, err := WireRows("svc_ServerInfo", body)
 	if err != nil || len(rows) != 3 {
