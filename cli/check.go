@@ -181,7 +181,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	res.EntityUpdates = r.Entities.Stats.Updates
 	res.Fields = r.Entities.Stats.Fields
 	res.Misaligned = r.Stats.Misaligned
-	res.FormatReport = formatReport(r, o.SinceFormat)
+	res.FormatReport = formatReport(r, data, o.SinceFormat)
 	if ch.FirstErr != nil {
 		res.Error = ch.FirstErr.Error()
 	}

@@ -3,6 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/dembug/dembug/engine/diagnose"
 
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
@@ -25,6 +28,17 @@ type FormatReport struct {
 	// NewFormatSince (check --since) are the unknown-format items this
 	// file has and the --since file lacks.
 	NewFormatSince []UnknownFormat `json:"new_format_since,omitempty"`
+	// HeaderAssumption says, for a first misaligned message that broke in
+	// an update header (not a field), which header assumption the bits
+	// contradict and which alternatives make it align.
+	HeaderAssumption *HeaderAssumption `json:"header_assumption,omitempty"`
+}
+
+// HeaderAssumption is engine/diagnose's Assumptions as check reports it.
+type HeaderAssumption struct {
+	Broken string   `json:"broken,omitempty"`
+	Aligns []string `json:"aligns_with"`
+	Tried  []string `json:"tried"`
 }
 
 // UnknownFormat is one unknown field number, command or message type.
@@ -52,12 +66,15 @@ type FormatPlace struct {
 }
 
 // formatReport fills the report from a decode.
-func formatReport(r *replay.Replay, since []UnknownFormat) FormatReport {
+func formatReport(r *replay.Replay, data []byte, since []UnknownFormat) FormatReport {
 	fr := FormatReport{GameFrom: r.Source.GameFrom, CaptureStops: r.StopsAt(), UnknownFormat: []UnknownFormat{}}
 	if r.Game == game.Unknown {
 		fr.GameUnknown = r.GameWhy()
 	}
 	fr.UnknownFormat = unknownFormat(r)
+	if r.FirstMisaligned != nil {
+		fr.HeaderAssumption = headerAssumption(data, r.FirstMisaligned.Loc)
+	}
 	if since != nil {
 		old := map[string]bool{}
 		for _, it := range since {
@@ -108,6 +125,26 @@ func placeIn(r *replay.Replay, off int) (string, int) {
 	return "", off
 }
 
+// headerAssumption checks the header assumptions of the message at loc.
+func headerAssumption(data []byte, loc replay.Location) *HeaderAssumption {
+	c, err := diagnose.CaptureAt(data, loc)
+	if err != nil || c == nil {
+		return nil
+	}
+	a := diagnose.Assumptions(c)
+	if a == nil {
+		return nil
+	}
+	h := &HeaderAssumption{Broken: a.Broken, Aligns: a.Aligning()}
+	if h.Aligns == nil {
+		h.Aligns = []string{}
+	}
+	for _, t := range a.Tried {
+		h.Tried = append(h.Tried, t.Name)
+	}
+	return h
+}
+
 // sinceFormat decodes the --since file for the unknown-format items it
 // has (nil when it does not decode at all).
 func sinceFormat(data []byte) []UnknownFormat {
@@ -137,5 +174,15 @@ func printFormat(out, errw io.Writer, path string, fr FormatReport) {
 	}
 	for _, u := range fr.NewFormatSince {
 		fmt.Fprintf(out, "%s: format new since --since: %s\n", path, u.text)
+	}
+	if h := fr.HeaderAssumption; h != nil {
+		if h.Broken != "" {
+			fmt.Fprintf(errw, "%s: header: the first misaligned message breaks in an update header: %s\n", path, h.Broken)
+		}
+		if len(h.Aligns) > 0 {
+			fmt.Fprintf(errw, "%s: header: the message aligns with %s\n", path, strings.Join(h.Aligns, "; or with "))
+		} else {
+			fmt.Fprintf(errw, "%s: header: no other header assumption aligns it (tried %s)\n", path, strings.Join(h.Tried, "; "))
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/writer"
@@ -158,5 +160,71 @@ func TestBroadcastCapture(t *testing.T) {
 	out2, _, err := runDembug("entities", filepath.Join(dir, "0", "start.bin"))
 	if err != nil || out2 != out {
 		t.Errorf("entities of start.bin differ from the folder's (%v)", err)
+	}
+}
+
+// A message that breaks in an update header is named with the assumption
+// the bits contradict, and the alternative that aligns it: two PVS bits a
+// message does not send, class ids wider than the classes need.
+func TestHeaderAssumptions(t *testing.T) {
+	for _, g := range testreplays.Games {
+		t.Run(g, func(t *testing.T) {
+			_, data := testreplays.Read(t, g)
+			pvs, n, err := writer.AddField(data, messages.SvcPacketEntities, 16, 1)
+			if err != nil || n == 0 {
+				t.Fatal(n, err)
+			}
+			res, _ := checkJSON(t, "pvs.dem", pvs)
+			h := res.HeaderAssumption
+			if res.Misaligned == 0 || h == nil || len(h.Aligns) != 1 || !strings.HasPrefix(h.Aligns[0], "no PVS bits") {
+				t.Fatalf("misaligned %d, header %+v", res.Misaligned, h)
+			}
+			wide, _, err := writer.AddField(data, messages.SvcServerInfo, 11, 5000) // max_classes: 13 bits
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ = checkJSON(t, "wide.dem", wide)
+			h = res.HeaderAssumption
+			if h == nil || !strings.Contains(h.Broken, "class ids are 13 bits wide") || len(h.Aligns) != 1 || !strings.Contains(h.Aligns[0], "as the") {
+				t.Fatalf("header %+v", h)
+			}
+		})
+	}
+}
+
+// Under a game dembug cannot name (no header, a server game directory it
+// does not know) check says so and why before any suspect, and the header
+// check finds the deletion list the Deadlock stream does not have.
+func TestUnknownGameIsSaid(t *testing.T) {
+	_, data := testreplays.Read(t, "deadlock")
+	stripped, err := writer.StripHeader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd, _, err := writer.RewriteInner(stripped, func(_ int, msgs []writer.Inner) ([]writer.Inner, bool) {
+		ok := false
+		for i := range msgs {
+			if msgs[i].Type == messages.SvcServerInfo {
+				b := protowire.AppendTag(msgs[i].Body, 14, protowire.BytesType)
+				msgs[i].Body, ok = protowire.AppendString(b, "/srv/mystery"), true
+			}
+		}
+		return msgs, ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, path := checkJSON(t, "odd.dem", odd)
+	if res.Game != "unknown" || !strings.Contains(res.GameUnknown, `"/srv/mystery"`) || res.Misaligned == 0 {
+		t.Fatalf("game %s (%q), misaligned %d", res.Game, res.GameUnknown, res.Misaligned)
+	}
+	if h := res.HeaderAssumption; h == nil || len(h.Aligns) == 0 || h.Aligns[0] != "no deletion list after the updates" {
+		t.Fatalf("header %+v", res.HeaderAssumption)
+	}
+	_, errw, _ := runDembug("check", path)
+	game := strings.Index(errw, "game unknown: no file header")
+	suspect := strings.Index(errw, "first suspicious")
+	if game < 0 || (suspect >= 0 && suspect < game) {
+		t.Fatalf("stderr does not say the game is unknown before the suspect:\n%s", errw)
 	}
 }
