@@ -718,7 +718,9 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 		if err == io.EOF {
 			// The replay ends cleanly only after a DEM_Stop (Valve writes
 			// DEM_SpawnGroups and DEM_FileInfo after it); a file without
-			// one ends in replay.ErrNoStop, below.
+			// one ends in replay.ErrNoStop, below. A broadcast capture
+			// ends where its last fragment does: the timeline says where.
+			ch.EndNote = ix.r.StopsAt()
 			ix.stop(ch, nil)
 			return ch
 		}
