@@ -20,6 +20,18 @@ func Place(data []byte, off int) string {
 	return fmt.Sprintf("%s byte %d (0x%x)", name, local, local)
 }
 
+// PlainPlace is Place without the hex: "byte N", or "FILE byte N".
+func PlainPlace(data []byte, off int) string {
+	if !container.IsCapture(data) {
+		return fmt.Sprintf("byte %d", off)
+	}
+	r, err := container.NewReader(data)
+	if err != nil {
+		return fmt.Sprintf("byte %d", off)
+	}
+	return container.FormatPlace(r.Segments(), off)
+}
+
 // CaptureRows is the wire view of a broadcast command whose body is no
 // protobuf message: a capture's DEM_Packet and DEM_SignonPacket carry the
 // inner messages bare, and its DEM_SpawnGroups raw spawn-group data. It is
