@@ -131,10 +131,11 @@ var tables = [numMsgs]table{
 		{1, "mapname", 0}, {2, "map_crc", only(game.Dota2, game.Unknown)}, {3, "create_tables_skipped", 0},
 	}},
 	// svc_PacketEntities: is_delta (3) was renamed legacy_is_delta when
-	// has_pvs_vis_bits (16) came (two more bits per update header);
-	// the command-queue fields (11, 15, 17, 19-22) and the padding (999)
-	// came later. 15 was command_queue_info before it held alternate
-	// baselines.
+	// has_pvs_vis_bits (16) came (two more bits per update header; the
+	// newest definitions call it has_pvs_vis_bits_deprecated); the
+	// command-queue fields (11, 15, 17, 19-22), the out-of-PVS updates
+	// (23) and the padding (999) came later. 15 was command_queue_info
+	// before it held alternate baselines.
 	PacketEntities: {name: "svc_PacketEntities", fields: []field{
 		{1, "max_entries", 0}, {2, "updated_entries", 0}, {3, "is_delta", 0}, {4, "update_baseline", 0},
 		{5, "baseline", 0}, {6, "delta_from", 0}, {7, "entity_data", 0}, {8, "pending_full_frame", 0},
@@ -142,7 +143,8 @@ var tables = [numMsgs]table{
 		{11, "last_cmd_number_executed", 0}, {12, "server_tick", 0}, {13, "serialized_entities", 0},
 		{15, "alternate_baselines", 0}, {16, "has_pvs_vis_bits", 0}, {17, "last_cmd_number_recv_delta", 0},
 		{19, "non_transmitted_entities", 0}, {20, "cq_starved_command_ticks", 0},
-		{21, "cq_discarded_command_ticks", 0}, {22, "cmd_recv_status", 0}, {999, "dev_padding", 0},
+		{21, "cq_discarded_command_ticks", 0}, {22, "cmd_recv_status", 0}, {23, "outofpvs_entity_updates", 0},
+		{999, "dev_padding", 0},
 	}},
 	// CSVCMsg_FlattenedSerializer, inside DEM_SendTables.
 	FlattenedSerializer: {name: "CSVCMsg_FlattenedSerializer", fields: []field{
