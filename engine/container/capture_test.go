@@ -96,3 +96,38 @@ func TestCaptureTableBoundsChecked(t *testing.T) {
 		t.Fatal("four billion fragments accepted")
 	}
 }
+
+// FuzzCapture reads arbitrary fragment bytes as a capture: no panic, the
+// walk ends, each command lies inside its fragment, and a body lies inside
+// the data (or decompressed within MaxBodySize).
+func FuzzCapture(f *testing.F) {
+	f.Add([]byte{}, []byte{})
+	f.Add(bcFrame(nil, SignonPacket, 0, []byte{1, 2, 3}), bcFrame(bcFrame(nil, Packet, 5, []byte{9}), Stop, 6, nil))
+	f.Add(bcFrame(nil, Packet|compressedFlag, 1, []byte{0xff, 0xff, 0x03}), []byte{0x80, 0x80})
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		data := AssembleCapture([]Fragment{{"0/start.bin", a}, {"1/full.bin", b}})
+		r, err := NewReader(data)
+		if err != nil {
+			t.Fatalf("assembled capture refused: %v", err)
+		}
+		segs := r.Segments()
+		for i := 0; i <= len(data); i++ {
+			c, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				var ce *Error
+				if !errors.As(err, &ce) || ce.Offset < segs[0].Start || ce.Offset > len(data) {
+					t.Fatalf("error %v", err)
+				}
+				return
+			}
+			name, local := r.Place(c.Offset)
+			if name == "" || local < 0 || c.End() > len(data) || len(c.Body) > MaxBodySize {
+				t.Fatalf("command %+v at %s %d", c, name, local)
+			}
+		}
+		t.Fatal("the walk did not end")
+	})
+}

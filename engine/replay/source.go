@@ -15,9 +15,6 @@ type Source struct {
 	// GameFrom is "file header" or "svc_ServerInfo" once a game is known;
 	// empty while it is not.
 	GameFrom string
-	// GameDirs are the game directories seen (the header's, the server's)
-	// that named no game dembug knows: why the game is unknown.
-	GameDirs []string
 	// Capture is set for a broadcast capture (no file header; the game
 	// comes from svc_ServerInfo).
 	Capture bool
@@ -49,8 +46,6 @@ func (r *Replay) gameFromHeader(h messages.FileHeader) {
 	r.Header, r.Game = h, game.Detect(h.GameDirectory)
 	if r.Game != game.Unknown {
 		r.Source.GameFrom = "file header"
-	} else if h.GameDirectory != "" {
-		r.Source.GameDirs = append(r.Source.GameDirs, h.GameDirectory)
 	}
 }
 
@@ -63,9 +58,6 @@ func (r *Replay) gameFromServer(si messages.ServerInfo) error {
 	}
 	g := game.Detect(si.GameDir)
 	if g == game.Unknown {
-		if si.GameDir != "" {
-			r.Source.GameDirs = append(r.Source.GameDirs, si.GameDir)
-		}
 		return nil
 	}
 	r.Game, r.Source.GameFrom = g, "svc_ServerInfo"
