@@ -31,7 +31,7 @@ func (r *Replay) GameWhy() string {
 	}
 	why := "no file header"
 	if r.Header.GameDirectory != "" || r.Header.Game != "" || r.Header.BuildNum != 0 {
-		why = "the file header names no game dembug knows"
+		why = fmt.Sprintf("the file header's game directory %q names no game dembug knows", r.Header.GameDirectory)
 	}
 	if r.Server.GameDir == "" && r.Server.MaxClasses == 0 {
 		why += " and no svc_ServerInfo yet"
