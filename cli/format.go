@@ -176,13 +176,15 @@ func printFormat(out, errw io.Writer, path string, fr FormatReport) {
 		fmt.Fprintf(out, "%s: format new since --since: %s\n", path, u.text)
 	}
 	if h := fr.HeaderAssumption; h != nil {
+		var parts []string
 		if h.Broken != "" {
-			fmt.Fprintf(errw, "%s: header: the first misaligned message breaks in an update header: %s\n", path, h.Broken)
+			parts = append(parts, "the first misaligned message breaks in an update header: "+h.Broken)
 		}
 		if len(h.Aligns) > 0 {
-			fmt.Fprintf(errw, "%s: header: the message aligns with %s\n", path, strings.Join(h.Aligns, "; or with "))
+			parts = append(parts, "it aligns with "+strings.Join(h.Aligns, "; or with "))
 		} else {
-			fmt.Fprintf(errw, "%s: header: no other header assumption aligns it (tried %s)\n", path, strings.Join(h.Tried, "; "))
+			parts = append(parts, "no other header assumption aligns it (tried "+strings.Join(h.Tried, "; ")+")")
 		}
+		fmt.Fprintf(errw, "%s: header: %s\n", path, strings.Join(parts, "; "))
 	}
 }
