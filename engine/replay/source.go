@@ -95,5 +95,8 @@ func (r *Replay) StopsAt() string {
 	if s == nil {
 		return ""
 	}
+	if r.sawStop {
+		return fmt.Sprintf("the broadcast ends at %s with its command 0 (command #%d, tick %d)", r.Place(s.Offset), s.Command-1, s.Tick)
+	}
 	return fmt.Sprintf("the capture stops at %s, after command #%d (tick %d): no later fragment", r.Place(s.Offset), s.Command-1, s.Tick)
 }
