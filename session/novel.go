@@ -1,6 +1,8 @@
 package session
 
 import (
+	"sync"
+
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/knownfmt"
@@ -50,6 +52,39 @@ func novelField(message string, num int) string {
 // number, or the type itself. It re-reads the body: the debugger asks only
 // for the one selected.
 func NovelFields(data []byte, c *Command, msg *Message) []string {
+	k := novelKey{cmd: c.Index, msg: -1, size: len(data)}
+	if len(data) > 0 {
+		k.data = &data[0]
+	}
+	if msg != nil {
+		k.msg = msg.Index
+	}
+	novelMemo.Lock()
+	defer novelMemo.Unlock()
+	if novelMemo.ok && novelMemo.key == k {
+		return novelMemo.out
+	}
+	out := novelFields(data, c, msg)
+	novelMemo.key, novelMemo.out, novelMemo.ok = k, out, true
+	return out
+}
+
+// novelMemo keeps the last answer: the inspector asks on every frame
+// while a command or message stays selected.
+var novelMemo struct {
+	sync.Mutex
+	key novelKey
+	out []string
+	ok  bool
+}
+
+type novelKey struct {
+	data     *byte
+	size     int
+	cmd, msg int
+}
+
+func novelFields(data []byte, c *Command, msg *Message) []string {
 	var col knownfmt.Collector
 	at := knownfmt.Place{Command: c.Index, Message: -1}
 	idx := -1
