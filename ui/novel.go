@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -8,12 +9,16 @@ import (
 // novelLines are the inspector's lines for what the selected command or
 // message carries that dembug does not know (engine/knownfmt): a game
 // update's new field, command or message type, named so it is not passed
-// in silence.
+// in silence. Under a misaligned message of a file whose game is unknown
+// they say so first: the suspects below are found under Dota 2's rules.
 func (m *Model) novelLines(c *session.Command, msg *session.Message) []views.InspectorLine {
-	if msg != nil && !msg.Novel || msg == nil && !session.NovelCommand(c.Kind) {
-		return nil
-	}
 	var out []views.InspectorLine
+	if msg != nil && msg.PE != nil && msg.PE.Err != nil && m.ix.Done && m.ix.Game == game.Unknown {
+		out = append(out, views.InspectorLine{Label: "game", Text: "unknown: neither a file header nor svc_ServerInfo's game directory names a game dembug knows; decoded with Dota 2's rules, which may be why this message misaligns", Style: views.LineError})
+	}
+	if msg != nil && !msg.Novel || msg == nil && !session.NovelCommand(c.Kind) {
+		return out
+	}
 	for _, s := range session.NovelFields(m.data, c, msg) {
 		out = append(out, views.InspectorLine{Label: "format", Text: s + ": " + session.NovelNote, Style: views.LineError})
 	}
