@@ -106,3 +106,21 @@ func TestFieldsDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations", n)
 	}
 }
+
+// BenchmarkFieldsPacketEntities is the scan the decode pass runs on every
+// svc_PacketEntities: a dozen known fields around a large entity_data.
+func BenchmarkFieldsPacketEntities(b *testing.B) {
+	body := varintField(nil, 1, 2048)
+	body = varintField(body, 2, 62)
+	body = varintField(body, 3, 1)
+	body = varintField(body, 6, 15769)
+	body = bytesField(body, 7, make([]byte, 1800))
+	body = varintField(body, 9, 1)
+	body = varintField(body, 10, 4)
+	body = varintField(body, 12, 15772)
+	var c Collector
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Fields(PacketEntities, game.Deadlock, body, Place{})
+	}
+}
