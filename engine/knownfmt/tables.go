@@ -74,9 +74,9 @@ var tables = [numMsgs]table{
 		{1, "playback_time", 0}, {2, "playback_ticks", 0}, {3, "playback_frames", 0}, {4, "game_info", 0},
 	}},
 	// CDemoPacket: the packet data alone; 1 and 2 (sequence numbers)
-	// were in early definitions.
+	// were in Dota's early definitions only.
 	DemoPacket: {name: "CDemoPacket", fields: []field{
-		{1, "sequence_in", 0}, {2, "sequence_out_ack", 0}, {3, "data", 0},
+		{1, "sequence_in", only(game.Dota2)}, {2, "sequence_out_ack", only(game.Dota2)}, {3, "data", 0},
 	}},
 	FullPacket: {name: "DEM_FullPacket", fields: []field{
 		{1, "string_table", 0}, {2, "packet", 0},
@@ -108,12 +108,12 @@ var tables = [numMsgs]table{
 		{17, "host_name", 0}, {18, "addon_name", 0}, {19, "game_session_config", 0},
 		{20, "game_session_manifest", 0},
 	}},
-	// svc_ClassInfo: the class's data table name (2) is in older
+	// svc_ClassInfo: the class's data table name (2) is in Dota's older
 	// definitions only.
 	ClassInfo: {name: "svc_ClassInfo", fields: []field{{1, "create_on_client", 0}, {2, "classes", 0}},
 		kids: map[int]Msg{2: ClassInfoClass}},
 	ClassInfoClass: {name: "svc_ClassInfo.class_t", fields: []field{
-		{1, "class_id", 0}, {2, "data_table_name", 0}, {3, "class_name", 0},
+		{1, "class_id", 0}, {2, "data_table_name", only(game.Dota2)}, {3, "class_name", 0},
 	}},
 	// svc_CreateStringTable: using_varint_bitcounts (10) made the value
 	// length a ubitvar; older builds lack it.
@@ -128,7 +128,7 @@ var tables = [numMsgs]table{
 	// svc_ClearAllStringTables: Dota's definitions give a map checksum at
 	// 2, the others a flag at 3.
 	ClearAllStringTables: {name: "svc_ClearAllStringTables", fields: []field{
-		{1, "mapname", 0}, {2, "map_crc", only(game.Dota2, game.Unknown)}, {3, "create_tables_skipped", 0},
+		{1, "mapname", 0}, {2, "map_crc", only(game.Dota2)}, {3, "create_tables_skipped", 0},
 	}},
 	// svc_PacketEntities: is_delta (3) was renamed legacy_is_delta when
 	// has_pvs_vis_bits (16) came (two more bits per update header; the
