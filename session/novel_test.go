@@ -6,6 +6,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/knownfmt"
 )
 
 // The wire view names a field number no definition gives as new, and
@@ -37,5 +39,17 @@ func TestNovelCommand(t *testing.T) {
 	}
 	if !NovelCommand(container.Recovery+1) || !NovelCommand(-2) {
 		t.Error("ids past the table not novel")
+	}
+}
+
+// Every field the wire view names in a message dembug reads is one the
+// definitions give: the two tables agree.
+func TestWireNamesAreKnownFields(t *testing.T) {
+	for msg, m := range wireKnown {
+		for num, nm := range wireMessages[msg] {
+			if !knownfmt.Known(m, game.Unknown, num) {
+				t.Errorf("%s field #%d (%s) is not in knownfmt's table", msg, num, nm.name)
+			}
+		}
 	}
 }

@@ -124,3 +124,29 @@ func BenchmarkFieldsPacketEntities(b *testing.B) {
 		c.Fields(PacketEntities, game.Deadlock, body, Place{})
 	}
 }
+
+// Each table names each number once, every message has a table, and a
+// nested message is read only through a field its parent defines.
+func TestTablesAreConsistent(t *testing.T) {
+	for m := Msg(0); m < numMsgs; m++ {
+		tb := tables[m]
+		if tb.name == "" || len(tb.fields) == 0 {
+			t.Errorf("message %d has no table", m)
+		}
+		seen := map[int]bool{}
+		for _, f := range tb.fields {
+			if seen[f.num] || f.num <= 0 || f.name == "" {
+				t.Errorf("%s: field #%d %q repeated or unnamed", tb.name, f.num, f.name)
+			}
+			seen[f.num] = true
+		}
+		for num := range tb.kids {
+			if !seen[num] {
+				t.Errorf("%s: nested message at #%d, which it does not define", tb.name, num)
+			}
+		}
+		if got, ok := ByName(tb.name); !ok || got != m {
+			t.Errorf("ByName(%q) = %v, %v", tb.name, got, ok)
+		}
+	}
+}
