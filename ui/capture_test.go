@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/mapfile"
 )
 
@@ -40,5 +42,29 @@ func TestBroadcastCaptureOpens(t *testing.T) {
 	hs.keys("N")
 	if hs.m.cur() == nil || hs.m.loadErr != "" || hs.m.fatal != "" {
 		t.Fatalf("last update does not load: %q %q", hs.m.loadErr, hs.m.fatal)
+	}
+}
+
+// A message that breaks in an update header says so in its inspector
+// once the suspect search has run: two PVS bits the data does not have.
+func TestHeaderCheckInInspector(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	pvs, n, err := writer.AddField(data, messages.SvcPacketEntities, 16, 1)
+	if err != nil || n == 0 {
+		t.Fatal(n, err)
+	}
+	hs := newHarness(t, "pvs.dem", pvs, 160, 48)
+	at, _, ok := hs.m.firstMisaligned()
+	if !ok {
+		t.Fatal("nothing misaligned")
+	}
+	hs.run(hs.m.searchSuspect())
+	if l := hs.m.located; l == nil || !strings.Contains(l.header, "aligns with no PVS bits") {
+		t.Fatalf("located %+v", hs.m.located)
+	}
+	hs.m.sel = at
+	hs.m.cache.inspKey = paneKey{}
+	if s := inspectorText(hs); !strings.Contains(s, "aligns with no PVS bits") {
+		t.Fatalf("inspector:\n%s", s)
 	}
 }
