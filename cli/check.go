@@ -51,6 +51,8 @@ type CheckResult struct {
 	Anomalies []AnomalyGroup `json:"anomalies"`
 	// MutedAnomalies counts what --mute left out.
 	MutedAnomalies int `json:"muted_anomalies,omitempty"`
+	// FormatReport: the game's source, a capture's end, unknown format.
+	FormatReport
 
 	unreadable bool // the file could not be read at all
 }
@@ -151,6 +153,8 @@ type CheckOptions struct {
 	// (nil: the default pool). The command gives each file its own, so
 	// that one corrupt file cannot fill the pool for the others.
 	Strings *decoder.Pool
+	// SinceFormat are the unknown-format items of the --since file.
+	SinceFormat []UnknownFormat
 }
 
 // CheckWith is Check with options.
@@ -177,6 +181,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	res.EntityUpdates = r.Entities.Stats.Updates
 	res.Fields = r.Entities.Stats.Fields
 	res.Misaligned = r.Stats.Misaligned
+	res.FormatReport = formatReport(r, data, o.SinceFormat)
 	if ch.FirstErr != nil {
 		res.Error = ch.FirstErr.Error()
 	}
@@ -305,6 +310,7 @@ func checkCmd() *cobra.Command {
 					return fmt.Errorf("%s: %w", since, err)
 				}
 				o.Since = r.Schema
+				o.SinceFormat = sinceFormat(old)
 			}
 			results := checkFiles(args, runtime.GOMAXPROCS(0), o)
 			for i, path := range args {
@@ -318,6 +324,7 @@ func checkCmd() *cobra.Command {
 					// (a file that could not be read has no summary)
 					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
 						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
+					printFormat(out, errw, path, res.FormatReport)
 				}
 				if anomalies && !asJSON && !res.unreadable {
 					printAnomalies(out, path, res.Anomalies, res.MutedAnomalies)

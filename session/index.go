@@ -41,6 +41,9 @@ type Command struct {
 type Message struct {
 	Index int // position in the packet
 	Type  uint32
+	// Novel: the message carries a field number, or is of a type, that
+	// no definition dembug knows names (engine/knownfmt).
+	Novel bool
 	Name  string
 	Size  int  // body bytes
 	Bit   uint // header bit in the packet data
@@ -467,6 +470,7 @@ func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
 	c := ix.begin(loc)
 	c.Msgs = append(c.Msgs, Message{
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
+		Novel: ix.r.Format.NotedAt(loc.Command, m.Index),
 	})
 }
 
@@ -714,7 +718,9 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 		if err == io.EOF {
 			// The replay ends cleanly only after a DEM_Stop (Valve writes
 			// DEM_SpawnGroups and DEM_FileInfo after it); a file without
-			// one ends in replay.ErrNoStop, below.
+			// one ends in replay.ErrNoStop, below. A broadcast capture
+			// ends where its last fragment does: the timeline says where.
+			ch.EndNote = ix.r.StopsAt()
 			ix.stop(ch, nil)
 			return ch
 		}

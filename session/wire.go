@@ -35,9 +35,11 @@ func Body(data []byte, c *Command, msg int) ([]byte, error) {
 		}
 		packet = fp.Packet
 	}
-	pd, err := messages.PacketData(packet)
-	if err != nil {
-		return nil, err
+	pd := packet // a broadcast's packets are not wrapped
+	if !cmd.Broadcast || cmd.Kind == container.FullPacket {
+		if pd, err = messages.PacketData(packet); err != nil {
+			return nil, err
+		}
 	}
 	inner, _, err := messages.SplitInner(pd, nil, nil)
 	for _, m := range inner {
@@ -76,6 +78,9 @@ func WireRows(message string, body []byte) ([]WireRow, error) {
 	walk = func(nodes []wiretree.Node, names wireNames, depth int) {
 		for _, n := range nodes {
 			nm := names[int(n.Field)]
+			if depth == 0 && nm.name == "" {
+				nm.name = novelField(message, int(n.Field))
+			}
 			row := WireRow{Depth: depth, Field: int(n.Field), Name: nm.name, Type: wiretree.TypeName(n.Type), Offset: n.Offset, Len: n.Len}
 			if n.Children != nil && (nm.kids != nil || nm.name == "") {
 				row.Value = fmt.Sprintf("{%d fields}", len(n.Children))

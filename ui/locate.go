@@ -25,6 +25,7 @@ type located struct {
 	upd, field       int // field within the update
 	name, why        string
 	applied, nothing bool
+	header           string // what the header check says of the message (novel.go)
 }
 
 // locateCmd finds check's suspect of the first misaligned message. As
@@ -65,6 +66,9 @@ func (m *Model) breakSuspect(b *infer.Suspect, why string) tea.Cmd {
 	return safe(func() tea.Msg {
 		out := &located{gen: gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
 		c, err := diagnose.CaptureAtWith(data, loc, aliases)
+		if err == nil && c != nil {
+			out.header = headerText(c)
+		}
 		if err != nil || c == nil || b.Update < 0 || b.Update >= len(c.Record.Updates) {
 			return out
 		}
@@ -96,6 +100,7 @@ func (m *Model) searchSuspect() tea.Cmd {
 		if err != nil || c == nil {
 			return out
 		}
+		out.header = headerText(c)
 		fix, err := c.Locate()
 		if err != nil || fix.Field < 0 {
 			return out
@@ -131,6 +136,7 @@ func (m *Model) onLocate(l *located) {
 		return
 	}
 	m.located = l
+	m.cache.inspKey = paneKey{} // the header check shows at once
 	m.applyLocated()
 }
 

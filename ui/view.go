@@ -129,10 +129,14 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 	switch r.kind {
 	case views.RowCommand:
 		c := &ix.Commands[r.cmd]
-		return views.TimelineRow{
+		row := views.TimelineRow{
 			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
 			Err: c.Err != nil, Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
 		}
+		if session.NovelCommand(c.Kind) {
+			row.Name = session.NovelMark + row.Name
+		}
+		return row
 	case views.RowMessage:
 		msg := &ix.Commands[r.cmd].Msgs[r.msg]
 		row := views.TimelineRow{Kind: views.RowMessage, Index: msg.Index, Name: msg.Name, Size: msg.Size}
@@ -143,6 +147,9 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 			row.Sev = views.Severity(msg.PE.Sev)
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
 		}
+		if msg.Novel {
+			row.Name = session.NovelMark + row.Name
+		}
 		return row
 	case views.RowUpdate:
 		u := ix.Update(int(r.cmd), int(r.msg), int(r.upd))
@@ -152,7 +159,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		}
 	case views.RowError:
 		e := ix.Err
-		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at byte %d (command #%d): %s", e.Offset, e.Command, e.Error())}
+		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at %s (command #%d): %s", session.PlainPlace(m.data, e.Offset), e.Command, e.Error())}
 	case views.RowNote:
 		return views.TimelineRow{Kind: views.RowNote, Text: ix.EndNote}
 	}
@@ -272,7 +279,9 @@ func (m *Model) wireSelected() (string, bool) {
 		body, err := session.Body(m.data, c, idx)
 		m.wireBody = body
 		var rows []session.WireRow
-		if err == nil {
+		if bare, ok := session.CaptureRows(m.data, c.Kind, idx, body); ok && err == nil {
+			rows = bare
+		} else if err == nil {
 			rows, err = session.WireRows(name, body)
 		}
 		if err != nil {
@@ -488,7 +497,7 @@ func (m *Model) summary() []views.InspectorSection {
 	lines := []views.InspectorLine{
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
-		{Label: "at", Text: fmt.Sprintf("byte %d (0x%x)", c.Offset, c.Offset)},
+		{Label: "at", Text: session.Place(m.data, c.Offset)},
 		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(c.Size, "byte"), comp)},
 	}
 	if len(c.Msgs) > 0 {
@@ -508,6 +517,7 @@ func (m *Model) summary() []views.InspectorSection {
 	} else if a := m.opts.Aliases; !a.Empty() {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
+	lines = append(lines, m.novelLines(c, nil)...)
 	secs := []views.InspectorSection{{Title: "Command", Lines: lines}}
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
 		ml := []views.InspectorLine{
@@ -515,6 +525,7 @@ func (m *Model) summary() []views.InspectorSection {
 			{Label: "at", Text: "packet bit " + bitio.Offset(msg.Bit)},
 			{Label: "size", Text: views.Count(msg.Size, "byte")},
 		}
+		ml = append(ml, m.novelLines(c, msg)...)
 		if pe := msg.PE; pe != nil {
 			kind := "full"
 			if pe.Delta {

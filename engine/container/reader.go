@@ -42,6 +42,10 @@ type Command struct {
 	Tick       int32 // demo tick; -1 during signon (0xffffffff in the file)
 	Size       int   // body size in the file (compressed size)
 	Body       []byte
+	// Broadcast says the command comes from a broadcast capture, where
+	// DEM_Packet and DEM_SignonPacket bodies are the packet data itself
+	// (no CDemoPacket) and DEM_SpawnGroups bodies are not protobuf.
+	Broadcast bool
 }
 
 // End is the byte offset just past the command.
@@ -75,10 +79,28 @@ type Reader struct {
 	lastTick int32
 	Header   Header
 	scratch  []byte // reused decompression buffer
+
+	segs    []Segment // a capture's fragment files (nil for a .dem file)
+	seg     int       // the segment pos lies in
+	stopped bool      // a capture's command 0 was read
 }
 
 // NewReader checks the header and positions the reader at the first command.
 func NewReader(data []byte) (*Reader, error) {
+	if IsCapture(data) {
+		segs, pos, err := parseCapture(data)
+		if err != nil {
+			return nil, &Error{Offset: 0, Command: -1, Err: err}
+		}
+		if segs == nil {
+			segs = []Segment{}
+		}
+		r := &Reader{data: data, pos: pos, segs: segs}
+		if len(segs) > 0 {
+			r.pos = segs[0].Start
+		}
+		return r, nil
+	}
 	if len(data) < HeaderSize {
 		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("file is %d bytes, shorter than the %d-byte header", len(data), HeaderSize)}
 	}
@@ -102,6 +124,10 @@ func (r *Reader) Pos() int { return r.pos }
 // and sets the index the next command will get.
 func (r *Reader) Seek(offset, index int) {
 	r.pos, r.index = offset, index
+	if r.segs != nil {
+		r.stopped = false
+		r.seekSegment(offset)
+	}
 }
 
 func (r *Reader) varint(what string) (uint64, error) {
@@ -119,6 +145,9 @@ func (r *Reader) varint(what string) (uint64, error) {
 // PeekTick returns the tick of the next command without reading its body,
 // and false at the end of the data or when its varints are broken.
 func (r *Reader) PeekTick() (int32, bool) {
+	if r.segs != nil {
+		return r.peekCaptureTick()
+	}
 	pos := r.pos
 	if _, n := binary.Uvarint(r.data[pos:]); n > 0 {
 		if tick, m := binary.Uvarint(r.data[pos+n:]); m > 0 {
@@ -132,6 +161,9 @@ func (r *Reader) PeekTick() (int32, bool) {
 // aliases the file data, or for compressed commands a buffer reused by the
 // next call: copy it to keep it.
 func (r *Reader) Next() (Command, error) {
+	if r.segs != nil {
+		return r.nextCapture()
+	}
 	if r.pos >= len(r.data) {
 		return Command{}, io.EOF
 	}
@@ -170,27 +202,36 @@ func (r *Reader) Next() (Command, error) {
 	r.lastTick = c.Tick
 	c.Body = raw
 	if c.Compressed {
-		n, err := snappy.DecodedLen(raw)
+		out, err := r.decompress(raw)
 		if err != nil {
-			return fail(fmt.Errorf("snappy body: %v", err))
+			return fail(err)
 		}
-		if n > MaxBodySize {
-			return fail(fmt.Errorf("snappy body claims %d bytes, over the %d-byte limit", n, MaxBodySize))
-		}
-		// snappy.Decode allocates the claimed length before decoding; no
-		// snappy element yields more than 64 bytes per 3 input bytes, so a
-		// larger claim is corrupt and must not cost an allocation.
-		if n > maxSnappyRatio*len(raw) {
-			return fail(fmt.Errorf("snappy body claims %d bytes, impossible from %d compressed bytes", n, len(raw)))
-		}
-		out, err := snappy.Decode(r.scratch[:cap(r.scratch)], raw)
-		if err != nil {
-			return fail(fmt.Errorf("snappy body: %v", err))
-		}
-		r.scratch = out
 		c.Body = out
 	}
 	return c, nil
+}
+
+// decompress undoes snappy into the reused scratch buffer.
+func (r *Reader) decompress(raw []byte) ([]byte, error) {
+	n, err := snappy.DecodedLen(raw)
+	if err != nil {
+		return nil, fmt.Errorf("snappy body: %v", err)
+	}
+	if n > MaxBodySize {
+		return nil, fmt.Errorf("snappy body claims %d bytes, over the %d-byte limit", n, MaxBodySize)
+	}
+	// snappy.Decode allocates the claimed length before decoding; no
+	// snappy element yields more than 64 bytes per 3 input bytes, so a
+	// larger claim is corrupt and must not cost an allocation.
+	if n > maxSnappyRatio*len(raw) {
+		return nil, fmt.Errorf("snappy body claims %d bytes, impossible from %d compressed bytes", n, len(raw))
+	}
+	out, err := snappy.Decode(r.scratch[:cap(r.scratch)], raw)
+	if err != nil {
+		return nil, fmt.Errorf("snappy body: %v", err)
+	}
+	r.scratch = out
+	return out, nil
 }
 
 // ResetScratch drops the decompression buffer, so that a copy of the

@@ -45,6 +45,9 @@ func FuzzReader(f *testing.F) {
 	f.Add(append([]byte(Magic+"\x00\x00\x00\x00\x00\x00\x00\x00"), 0x47, 0x01, 0x05, 0xff, 0xff, 0xff, 0xff, 0x0f))
 	f.Add(append([]byte(Magic+"\x00\x00\x00\x00\x00\x00\x00\x00"), 0x80, 0x80, 0x80, 0x80, 0x80, 0x80))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if IsCapture(data) {
+			return // FuzzCapture's
+		}
 		r, err := NewReader(data)
 		if err != nil {
 			var ce *Error

@@ -18,7 +18,7 @@ func (r *Replay) fork(t *entity.Table) *Replay {
 		Data: r.Data, Header: r.Header, Info: r.Info, Game: r.Game, Server: r.Server,
 		Schema: r.Schema, Strings: r.Strings.Clone(), Entities: t,
 		Tick: r.Tick, NetTick: r.NetTick, Stats: r.Stats, Aliases: r.Aliases, SchemaData: r.SchemaData,
-		FirstMisaligned: r.FirstMisaligned, Done: r.Done, sawStop: r.sawStop,
+		FirstMisaligned: r.FirstMisaligned, Done: r.Done, sawStop: r.sawStop, Source: r.Source,
 		classes: r.classes,
 	}
 	cr := *r.cr

@@ -16,6 +16,7 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/msgnames"
 	"github.com/dembug/dembug/engine/provenance"
@@ -50,15 +51,20 @@ type Error struct {
 	Loc  Location
 	Game game.Game
 	Err  error
+	segs []container.Segment // a capture's files, to name the one the offset is in
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("byte %d, command #%d %s, tick %d", e.Loc.Offset, e.Loc.Command, e.Loc.Kind, e.Loc.Tick)
+	s := fmt.Sprintf("%s, command #%d %s, tick %d", e.Place(), e.Loc.Command, e.Loc.Kind, e.Loc.Tick)
 	if e.Loc.Message >= 0 {
 		s += fmt.Sprintf(", message #%d %s", e.Loc.Message, msgnames.Display(e.Game, e.Loc.MsgType))
 	}
 	return s + ": " + e.Err.Error()
 }
+
+// Place is the error's byte offset as the user knows it ("FILE byte N" in
+// a capture).
+func (e *Error) Place() string { return container.FormatPlace(e.segs, e.Loc.Offset) }
 
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -107,6 +113,11 @@ type Replay struct {
 	// FirstMisaligned is the first packet-entities failure, if any.
 	FirstMisaligned *Error
 	Done            bool // DEM_Stop seen or end of data reached
+	// Source says where the game was learned and where a capture stops.
+	Source Source
+	// Format gathers what the file carries beyond the format dembug knows
+	// (unknown fields, commands, message types).
+	Format knownfmt.Collector
 
 	sawStop     bool
 	sinceBudget int // bytes of commands since the memory budget was checked
@@ -126,7 +137,7 @@ func Open(data []byte) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1}, nil
+	return &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1, Source: Source{Capture: cr.IsCapture()}}, nil
 }
 
 // NextTick is the tick of the next command, read without decoding it;
@@ -173,19 +184,25 @@ func (r *Replay) Step() (container.Command, error) {
 		// A cut at a command boundary frames cleanly; only the missing
 		// DEM_Stop, or a file-info offset past the end, shows the loss.
 		loc := Location{Command: r.Stats.Commands, Offset: len(r.Data), Kind: container.Stop, Tick: r.Tick, Message: -1}
+		if r.cr.IsCapture() {
+			// A capture ends where its last fragment ends: a live
+			// broadcast has no end, and its files need no DEM_Stop.
+			r.captureEnd(loc)
+			return c, io.EOF
+		}
 		if !r.sawStop {
-			return c, &Error{Loc: loc, Game: r.Game, Err: ErrNoStop}
+			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: ErrNoStop}
 		}
 		if fi := int(r.cr.Header.FileInfoOffset); fi >= len(r.Data) {
 			loc.Kind = container.FileInfo
-			return c, &Error{Loc: loc, Game: r.Game, Err: fmt.Errorf("header says DEM_FileInfo is at byte %d, past the end of the %d-byte file: truncated", fi, len(r.Data))}
+			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: fmt.Errorf("header says DEM_FileInfo is at byte %d, past the end of the %d-byte file: truncated", fi, len(r.Data))}
 		}
 		return c, io.EOF
 	}
 	loc := Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick, Message: -1}
 	if err != nil {
 		r.Done = true
-		return c, &Error{Loc: loc, Game: r.Game, Err: unwrapContainer(err)}
+		return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: unwrapContainer(err)}
 	}
 	r.Tick = c.Tick
 	r.Stats.Commands++
@@ -193,13 +210,14 @@ func (r *Replay) Step() (container.Command, error) {
 		r.Stats.LastTick = c.Tick
 	}
 	r.cmd = c
+	r.formatCommand(&r.cmd, loc)
 	if err := r.command(&r.cmd, loc); err != nil {
 		r.Done = true
 		var re *Error
 		if errors.As(err, &re) {
 			return c, err
 		}
-		return c, &Error{Loc: loc, Game: r.Game, Err: err}
+		return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
 	}
 	if c.Kind == container.Stop {
 		r.sawStop = true // DEM_FileInfo may still follow
@@ -210,7 +228,7 @@ func (r *Replay) Step() (container.Command, error) {
 		r.sinceBudget = 0
 		if err := budget.Check(); err != nil {
 			r.Done = true
-			return c, &Error{Loc: loc, Game: r.Game, Err: err}
+			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
 		}
 	}
 	if r.Hooks.Command != nil {
@@ -234,7 +252,7 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
-		r.Header, r.Game = h, game.Detect(h.GameDirectory)
+		r.gameFromHeader(h)
 	case container.FileInfo:
 		fi, err := messages.ParseFileInfo(c.Body)
 		if err != nil {
@@ -269,6 +287,9 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 	case container.StringTables:
 		return r.snapshot(c.Body)
 	case container.Packet, container.SignonPacket:
+		if c.Broadcast {
+			return r.packet(c.Body, loc) // a capture's packets are not wrapped
+		}
 		data, err := messages.PacketData(c.Body)
 		if err != nil {
 			return err
@@ -340,11 +361,12 @@ func (r *Replay) packet(data []byte, loc Location) error {
 			if pass == 0 {
 				r.Stats.Messages++
 			}
+			r.formatInner(m, l)
 			if r.Hooks.Inner != nil {
 				r.Hooks.Inner(l, m)
 			}
 			if err := r.inner1(m, l); err != nil {
-				return &Error{Loc: l, Game: r.Game, Err: err}
+				return &Error{Loc: l, Game: r.Game, segs: r.cr.Segments(), Err: err}
 			}
 		}
 	}
@@ -369,6 +391,9 @@ func (r *Replay) inner1(m *messages.Inner, loc Location) error {
 		}
 		r.Server = si
 		r.Entities.SetClassCount(si.MaxClasses)
+		if err := r.gameFromServer(si); err != nil {
+			return err
+		}
 	case messages.SvcCreateStringTable:
 		cm, err := messages.ParseCreateStringTable(m.Body)
 		if err != nil {
@@ -443,7 +468,7 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 			if err == nil {
 				err = errors.New("misaligned")
 			}
-			r.FirstMisaligned = &Error{Loc: loc, Game: r.Game, Err: err}
+			r.FirstMisaligned = &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
 		}
 	}
 	if r.Hooks.Entities != nil {

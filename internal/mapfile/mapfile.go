@@ -27,6 +27,9 @@ const MaxSize = 2 << 30
 // files are (a device such as /dev/zero, or a pipe, could send without
 // end), and only up to MaxSize. Nil when it may be read.
 func Refuse(path string, st os.FileInfo) error {
+	if st.IsDir() {
+		return fmt.Errorf("cannot read %s: not a regular file (a directory) and no broadcast capture (no N/start.bin in it); dembug reads replay files and capture folders", path)
+	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))
 	}
@@ -52,8 +55,13 @@ func fileKind(m os.FileMode) string {
 }
 
 // Open maps (or reads) the file at path, a regular file of at most
-// MaxSize bytes (Refuse).
+// MaxSize bytes (Refuse), or assembles the broadcast capture in the folder
+// at path (capture.go).
 func Open(path string) (*File, error) {
+	if dir, ok := captureDir(path); ok {
+		data, err := readCapture(dir)
+		return &File{Data: data}, err
+	}
 	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
@@ -71,6 +79,9 @@ func Open(path string) (*File, error) {
 // ReadFile reads the file at path whole onto the heap, with Open's
 // refusals: for the commands that keep a replay's bytes.
 func ReadFile(path string) ([]byte, error) {
+	if dir, ok := captureDir(path); ok {
+		return readCapture(dir)
+	}
 	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,133 @@
+package container
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// frame writes one broadcast command: id varint, tick, a zero byte, size,
+// body (command 0: no size, no body).
+func bcFrame(b []byte, kind Kind, tick uint32, body []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(kind))
+	b = binary.LittleEndian.AppendUint32(b, tick)
+	b = append(b, 0)
+	if kind == Stop {
+		return b
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+	return append(b, body...)
+}
+
+func TestCaptureReadsFragmentsInOrder(t *testing.T) {
+	start := bcFrame(nil, SignonPacket, 0, []byte{1, 2, 3})
+	start = bcFrame(start, SendTables, 0, []byte{0x0a, 0})
+	full := bcFrame(nil, Packet, 100, []byte{4})
+	delta := bcFrame(nil, Packet, 101, []byte{5, 6})
+	delta = bcFrame(delta, Stop, 102, nil)
+	delta = append(delta, 0xff, 0xff) // after the end of the broadcast: never read
+	data := AssembleCapture([]Fragment{{"0/start.bin", start}, {"7/full.bin", full}, {"7/delta.bin", delta}})
+	r, err := NewReader(data)
+	if err != nil || !r.IsCapture() {
+		t.Fatalf("NewReader: %v", err)
+	}
+	type got struct {
+		kind  Kind
+		tick  int32
+		file  string
+		local int
+		body  int
+	}
+	want := []got{{SignonPacket, 0, "0/start.bin", 0, 3}, {SendTables, 0, "0/start.bin", 13, 2}, {Packet, 100, "7/full.bin", 0, 1},
+		{Packet, 101, "7/delta.bin", 0, 2}, {Stop, 102, "7/delta.bin", 12, 0}}
+	for i, w := range want {
+		if tick, ok := r.PeekTick(); !ok || tick != w.tick {
+			t.Errorf("#%d: PeekTick %d %v, want %d", i, tick, ok, w.tick)
+		}
+		c, err := r.Next()
+		if err != nil {
+			t.Fatalf("#%d: %v", i, err)
+		}
+		file, local := r.Place(c.Offset)
+		if g := (got{c.Kind, c.Tick, file, local, len(c.Body)}); g != w || !c.Broadcast || c.Index != i {
+			t.Errorf("#%d: %+v (index %d), want %+v", i, g, c.Index, w)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("after the stop: %v, want EOF", err)
+	}
+	// Seek back to the full frame and read on from there.
+	r2, _ := NewReader(data)
+	for i := 0; i < 3; i++ {
+		r2.Next()
+	}
+	c, _ := r2.Next()
+	r.Seek(c.Offset, c.Index)
+	if c2, err := r.Next(); err != nil || c2.Tick != 101 || c2.Index != 3 {
+		t.Fatalf("after Seek: %+v %v", c2, err)
+	}
+}
+
+func TestCaptureTruncatedFragmentNamesItsFile(t *testing.T) {
+	start := bcFrame(nil, SignonPacket, 0, []byte{1, 2, 3})
+	cut := bcFrame(nil, Packet, 9, []byte{1, 2, 3, 4})
+	data := AssembleCapture([]Fragment{{"0/start.bin", start}, {"3/full.bin", cut[:len(cut)-2]}})
+	r, _ := NewReader(data)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Next()
+	if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "3/full.bin") {
+		t.Fatalf("err %v, want a truncation naming 3/full.bin", err)
+	}
+}
+
+func TestCaptureTableBoundsChecked(t *testing.T) {
+	data := AssembleCapture([]Fragment{{"0/start.bin", []byte{1, 2, 3}}})
+	for n := len(CaptureMagic); n < len(data)-3; n++ {
+		if _, err := NewReader(data[:n]); err == nil {
+			t.Fatalf("a table cut at byte %d read", n)
+		}
+	}
+	bad := append([]byte(CaptureMagic), 0xff, 0xff, 0xff, 0xff)
+	if _, err := NewReader(bad); err == nil {
+		t.Fatal("four billion fragments accepted")
+	}
+}
+
+// FuzzCapture reads arbitrary fragment bytes as a capture: no panic, the
+// walk ends, each command lies inside its fragment, and a body lies inside
+// the data (or decompressed within MaxBodySize).
+func FuzzCapture(f *testing.F) {
+	f.Add([]byte{}, []byte{})
+	f.Add(bcFrame(nil, SignonPacket, 0, []byte{1, 2, 3}), bcFrame(bcFrame(nil, Packet, 5, []byte{9}), Stop, 6, nil))
+	f.Add(bcFrame(nil, Packet|compressedFlag, 1, []byte{0xff, 0xff, 0x03}), []byte{0x80, 0x80})
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		data := AssembleCapture([]Fragment{{"0/start.bin", a}, {"1/full.bin", b}})
+		r, err := NewReader(data)
+		if err != nil {
+			t.Fatalf("assembled capture refused: %v", err)
+		}
+		segs := r.Segments()
+		for i := 0; i <= len(data); i++ {
+			c, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				var ce *Error
+				if !errors.As(err, &ce) || ce.Offset < segs[0].Start || ce.Offset > len(data) {
+					t.Fatalf("error %v", err)
+				}
+				return
+			}
+			name, local := r.Place(c.Offset)
+			if name == "" || local < 0 || c.End() > len(data) || len(c.Body) > MaxBodySize {
+				t.Fatalf("command %+v at %s %d", c, name, local)
+			}
+		}
+		t.Fatal("the walk did not end")
+	})
+}

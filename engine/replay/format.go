@@ -1,0 +1,73 @@
+package replay
+
+import (
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/knownfmt"
+	"github.com/dembug/dembug/engine/messages"
+)
+
+// formatPlace is where loc is, for the format collector.
+func formatPlace(loc Location) knownfmt.Place {
+	return knownfmt.Place{Tick: loc.Tick, Command: loc.Command, Byte: loc.Offset, Message: loc.Message}
+}
+
+// formatCommand notes what a demo command carries beyond the format
+// dembug knows: an unknown command id, or unknown fields in the messages
+// dembug reads.
+func (r *Replay) formatCommand(c *container.Command, loc Location) {
+	var m knownfmt.Msg
+	switch c.Kind {
+	case container.FileHeader:
+		m = knownfmt.FileHeader
+	case container.FileInfo:
+		m = knownfmt.FileInfo
+	case container.SendTables:
+		m = knownfmt.SendTables
+		if data, err := messages.SendTablesData(c.Body); err == nil {
+			r.Format.Fields(knownfmt.FlattenedSerializer, r.Game, data, formatPlace(loc))
+		}
+	case container.ClassInfo:
+		m = knownfmt.DemoClassInfo
+	case container.StringTables:
+		m = knownfmt.StringTables
+	case container.Packet, container.SignonPacket:
+		if c.Broadcast {
+			return // the body is the packet data itself
+		}
+		m = knownfmt.DemoPacket
+	case container.FullPacket:
+		m = knownfmt.FullPacket
+	default:
+		r.Format.Command(c.Kind, formatPlace(loc))
+		return
+	}
+	r.Format.Fields(m, r.Game, c.Body, formatPlace(loc))
+}
+
+// formatInner notes an inner message of a type no table names, or fields
+// dembug does not know in one it reads.
+func (r *Replay) formatInner(m *messages.Inner, loc Location) {
+	var t knownfmt.Msg
+	switch m.Type {
+	case messages.SvcPacketEntities:
+		t = knownfmt.PacketEntities
+	case messages.NetTick:
+		t = knownfmt.NetTick
+	case messages.SvcServerInfo:
+		t = knownfmt.ServerInfo
+	case messages.SvcFlattenedSerializer:
+		t = knownfmt.FlattenedSerializer
+	case messages.SvcClassInfo:
+		t = knownfmt.ClassInfo
+	case messages.SvcCreateStringTable:
+		t = knownfmt.CreateStringTable
+	case messages.SvcUpdateStringTable:
+		t = knownfmt.UpdateStringTable
+	case messages.SvcClearAllStringTables:
+		t = knownfmt.ClearAllStringTables
+	default:
+		r.Format.Message(r.Game, m.Type, formatPlace(loc))
+		return
+	}
+	r.Format.Fields(t, r.Game, m.Body, formatPlace(loc))
+}

@@ -1,0 +1,77 @@
+package mapfile
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/container"
+)
+
+func writeFrag(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func cmd(kind byte, tick uint32, body []byte) []byte {
+	b := []byte{kind}
+	b = binary.LittleEndian.AppendUint32(b, tick)
+	b = append(b, 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+	return append(b, body...)
+}
+
+// A capture folder is read in play order: the signon, the full fragment
+// sync.json names, then the deltas for as long as they follow one another.
+func TestCaptureFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFrag(t, dir, "0/start.bin", cmd(8, 0, []byte{1}))
+	writeFrag(t, dir, "4/full.bin", cmd(7, 40, []byte{2})) // before the one sync.json names
+	writeFrag(t, dir, "5/full.bin", cmd(7, 50, []byte{3}))
+	writeFrag(t, dir, "5/delta.bin", cmd(7, 51, []byte{4}))
+	writeFrag(t, dir, "6/delta.bin", cmd(7, 61, []byte{5}))
+	writeFrag(t, dir, "8/delta.bin", cmd(7, 81, []byte{6})) // after a gap: not read
+	writeFrag(t, dir, "sync.json", []byte(`{"fragment": 5, "signup_fragment": 0, "tps": 64}`))
+	for _, path := range []string{dir, filepath.Join(dir, "0", "start.bin")} {
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := container.NewReader(f.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range r.Segments() {
+			names = append(names, s.Name)
+		}
+		if got := strings.Join(names, " "); got != "0/start.bin 5/full.bin 5/delta.bin 6/delta.bin" {
+			t.Fatalf("%s: fragments %s", path, got)
+		}
+	}
+	// Without sync.json the lowest full fragment starts.
+	os.Remove(filepath.Join(dir, "sync.json"))
+	data, err := ReadFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := container.NewReader(data)
+	if segs := r.Segments(); len(segs) != 2 || segs[1].Name != "4/full.bin" {
+		t.Fatalf("segments %+v", segs)
+	}
+}
+
+func TestFolderWithoutCapture(t *testing.T) {
+	_, err := Open(t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "no broadcast capture") {
+		t.Fatalf("err %v", err)
+	}
+}
