@@ -61,6 +61,7 @@ type Decoder struct {
 	Elem         *Decoder   // vector component decoder
 	Q            *Quantized // quantized float parameters
 	TickInterval float32    // simulation time scale
+	Watch        uint16     // a field whose values feed package evidence (unknown types' default decoders); 0: none
 }
 
 // Decode reads one value.

@@ -154,6 +154,9 @@ type Schema struct {
 	indexOnce sync.Once
 	index     *carriers // see Realias
 	byName    map[string]*Serializer
+	// Watched are the fields whose values feed value evidence, by
+	// decoder Watch number less one (watch.go).
+	Watched []*Field
 }
 
 // Serializer returns the serializer for a class's network name.
@@ -329,6 +332,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		patchField(f, g)
 		chooseModel(f, g)
 		markUnknown(f, g)
+		s.watch(f)
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
