@@ -23,10 +23,11 @@ const (
 const (
 	MinDistinctEven = 8
 	MinNonzero      = 20
-	// MaxNegativeOdd is the largest odd value read as a small negative:
-	// 255 is -128. Sentinels (-1) and small negatives are what signed
-	// fields hold; an odd value beyond it is a real unsigned odd value.
-	MaxNegativeOdd = 255
+	// OddScale is how much smaller than the largest even value the largest
+	// odd one must be: signed fields hold sentinels (-1) and negatives
+	// smaller than their positives; unsigned values of both parities run
+	// up to about the same largest value.
+	OddScale = 4
 )
 
 // Verdict is what Judge makes of a name's values.
@@ -53,9 +54,9 @@ func (t *Tally) IsZigzag() bool {
 	switch {
 	case ev < need || nonzero < MinNonzero:
 		return false
-	case t.Odd > 0 && (t.OddMax > MaxNegativeOdd || t.OddMax >= t.EvenMax):
-		return false // an odd value too large to be a small negative
-	case od > max(2, ev/4):
+	case t.Odd > 0 && t.OddMax > t.EvenMax/OddScale:
+		return false // odd values as large as the even ones: unsigned
+	case od > max(2, ev/3):
 		return false // both parities, in many values: unsigned
 	case t.Even-t.Pow2 < 3:
 		return false // powers of two: flags with bit 0 unused
@@ -101,8 +102,12 @@ func (t *Tally) zigzagText() string {
 		return s + ", none odd: the zigzag signature of values never negative, each read doubled"
 	}
 	var odds []string
-	for _, n := range t.Negatives() {
-		odds = append(odds, fmt.Sprint(-2*n-1))
+	neg := t.Negatives()
+	for i := len(neg) - 1; i >= 0 && len(odds) < 4; i-- {
+		odds = append(odds, fmt.Sprint(-2*neg[i]-1))
+	}
+	if len(neg) > len(odds) || t.OddMax > 255 {
+		odds = append(odds, fmt.Sprintf("… up to %d", t.OddMax))
 	}
 	return fmt.Sprintf("%s but %s (%s): the zigzag signature, positives read doubled and negatives read odd",
 		s, strings.Join(odds, ", "), count(t.Odd, "time", "times"))
@@ -114,6 +119,10 @@ func (t *Tally) signedReads(as string) string {
 	var parts, eg []string
 	if neg := t.Negatives(); len(neg) > 0 {
 		var ns []string
+		if len(neg) > 4 || t.OddMax > 255 {
+			ns = append(ns, fmt.Sprintf("%d …", -int64(t.OddMax+1)/2))
+			neg = neg[len(neg)-min(len(neg), 3):]
+		}
 		for _, n := range neg {
 			ns = append(ns, fmt.Sprint(n))
 		}

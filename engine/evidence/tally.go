@@ -33,16 +33,16 @@ type Tally struct {
 	Cut     uint64 // values whose varint held more than 32 bits (the read kept the low 32)
 	CutMax  uint64 // the widest of them, whole
 	// seen marks distinct values: bit v for v < 256, and above that one
-	// of 128 bits per parity chosen by a hash (bits 256..383 even,
-	// 384..511 odd). Popcounts are lower bounds of the distinct counts.
-	seen [8]uint64
+	// of 256 bits per parity chosen by a hash (bits 256..511 even,
+	// 512..767 odd). Popcounts are lower bounds of the distinct counts.
+	seen [12]uint64
 	gen  uint32 // the Set generation that last saved it (see Set.Observe)
 }
 
 // hashBit picks a distinct-value bit for v ≥ 256, keeping parity apart.
 func hashBit(v uint64) uint {
 	h := (v >> 1) * 0x9e3779b97f4a7c15
-	return 256 + uint(v&1)*128 + uint(h>>57)
+	return 256 + uint(v&1)*256 + uint(h>>56)
 }
 
 // Add counts one value. fifth is the varint's fifth byte when it had five
@@ -92,8 +92,10 @@ func (t *Tally) Merge(u *Tally) {
 	}
 }
 
-// distinct counts distinct nonzero values seen, even and odd (lower
+// Distinct counts distinct nonzero values seen, even and odd (lower
 // bounds above 255).
+func (t *Tally) Distinct() (even, odd int) { return t.distinct() }
+
 func (t *Tally) distinct() (even, odd int) {
 	const evenBits, oddBits = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa
 	for i := 0; i < 4; i++ {
@@ -103,8 +105,10 @@ func (t *Tally) distinct() (even, odd int) {
 	if t.seen[0]&1 != 0 {
 		even-- // zero
 	}
-	even += bits.OnesCount64(t.seen[4]) + bits.OnesCount64(t.seen[5])
-	odd += bits.OnesCount64(t.seen[6]) + bits.OnesCount64(t.seen[7])
+	for i := 4; i < 8; i++ {
+		even += bits.OnesCount64(t.seen[i])
+		odd += bits.OnesCount64(t.seen[i+4])
+	}
 	return even, odd
 }
 
