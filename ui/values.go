@@ -25,15 +25,15 @@ func (m *Model) valuesSection(rec *provenance.Message, f *provenance.Field) []vi
 	var now, as string
 	switch v.Kind {
 	case evidence.Signed:
-		now = fmt.Sprintf("%d (unsigned varint, the default decoder for a type it does not know)", u)
-		as = fmt.Sprintf("%d as %s: zigzag %d → %d", int32(u>>1)^-int32(u&1), v.As, u, int32(u>>1)^-int32(u&1))
+		now = fmt.Sprintf("%d: unsigned varint, the default decoder (%s is unknown to decoder choice)", u, ne.Name)
+		as = fmt.Sprintf("%d: the same bits as a zigzag varint", int32(u>>1)^-int32(u&1))
 	default: // Wide, SignedWide: the whole varint, when the read cut it
-		now = fmt.Sprintf("%d (a 32-bit varint: the default decoder keeps the low 32 bits)", u)
-		as = fmt.Sprintf("%d as %s (fits 32 bits: the same)", u, v.As)
+		now = fmt.Sprintf("%d: a 32-bit varint, the default decoder (%s is unknown to decoder choice), keeps the low 32 bits", u, ne.Name)
+		as = "the same: this value fits 32 bits"
 		if raw, ok := diagnose.WideVarint(rec, f); ok && raw != u {
-			as = fmt.Sprintf("%d as %s: the varint holds %d bits, the read cut it", raw, v.As, bitLen(raw))
+			as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", raw, bitLen(raw))
 			if v.Kind == evidence.SignedWide {
-				as = fmt.Sprintf("%d as %s: the varint holds %d bits, the read cut it", int64(raw>>1)^-int64(raw&1), v.As, bitLen(raw))
+				as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", int64(raw>>1)^-int64(raw&1), bitLen(raw))
 			}
 		}
 	}
@@ -68,10 +68,19 @@ func (m *Model) valueAliasesNote() string {
 	return strings.Join(names, ", ")
 }
 
-// withValues puts a field's values section (valuesSection) after its
-// explanation (whose anomalies, read by this one read, come first).
+// withValues puts a field's values section (valuesSection) after the
+// first section of its explanation (the value) and its anomalies.
 func (m *Model) withValues(ex []views.InspectorSection, rec *provenance.Message, f *provenance.Field) []views.InspectorSection {
-	return append(ex, m.valuesSection(rec, f)...)
+	vs := m.valuesSection(rec, f)
+	if len(vs) == 0 || len(ex) == 0 {
+		return ex
+	}
+	at := 1
+	if len(ex) > 1 && strings.HasPrefix(ex[1].Title, "Anomal") {
+		at = 2
+	}
+	out := append(append([]views.InspectorSection{}, ex[:at]...), vs...)
+	return append(out, ex[at:]...)
 }
 
 // valueRows are the anomaly list's group of unknown types whose values
