@@ -57,3 +57,16 @@ func TestCheckReportsASilentRename(t *testing.T) {
 		t.Fatalf("schema --diff:\n%s", diff)
 	}
 }
+
+// A rename that breaks alignment is inferred from alignment, and says so.
+func TestCheckAlignmentFindingsSayTheirBasis(t *testing.T) {
+	patched, _ := patchedFile(t, writer.Rename{From: "GameTime_t", To: "PatchedGameTime_t"})
+	js, _, _ := runDembug("check", "--json", patched)
+	var res CheckResult
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Misaligned == 0 || len(res.Inferred) == 0 || res.Inferred[0].Unknown != "PatchedGameTime_t" || res.Inferred[0].Basis != "alignment" {
+		t.Fatalf("misaligned %d, inferred %+v", res.Misaligned, res.Inferred)
+	}
+}
