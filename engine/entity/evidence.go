@@ -16,11 +16,17 @@ func (t *Table) GatherEvidence() {
 	}
 }
 
-// sizeEvidence makes room for schema s's watched fields.
+// sizeEvidence makes room for schema s's watched fields. A schema of its
+// own (a file that sends its tables again) numbers its fields afresh: the
+// tallies start over with it.
 func (t *Table) sizeEvidence(s *schema.Schema) {
-	if t.Evidence != nil && s != nil {
-		t.Evidence.Resize(s.WatchCount() + 1)
+	if t.Evidence == nil || s == nil {
+		return
 	}
+	if root := s.Root(); t.Evidence.Owner != root {
+		*t.Evidence = evidence.Set{Owner: root}
+	}
+	t.Evidence.Resize(s.WatchCount() + 1)
 }
 
 func (t *Table) beginEvidence() {

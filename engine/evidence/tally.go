@@ -132,6 +132,7 @@ func (t *Tally) Seen(v uint8) bool { return t.seen[v>>6]&(1<<(v&63)) != 0 }
 // one, Discard forgets what a misaligned message counted.
 type Set struct {
 	Tallies []Tally
+	Owner   any // what the watch numbers are numbers of (a schema)
 	gen     uint32
 	undo    []saved
 }

@@ -39,6 +39,15 @@ func (s *Schema) WatchedField(w uint16) *Field {
 	return s.Watched[w-1]
 }
 
+// Root is the parsed schema a realiased one shares its fields with (s
+// itself when parsed): watch numbers are the root's.
+func (s *Schema) Root() *Schema {
+	for s.under != nil {
+		s = s.under
+	}
+	return s
+}
+
 // WatchCount is how many fields are watched: Watch numbers run 1 to it.
 func (s *Schema) WatchCount() int {
 	for s.under != nil {
