@@ -50,6 +50,9 @@ func TestCheckReportsASilentRename(t *testing.T) {
 	if err != nil || strings.Contains(out, "type NetworkedInt32") {
 		t.Fatalf("check --as: %v\n%s", err, out)
 	}
+	if st, _, err := runDembug("stats", patched); err != nil || !strings.Contains(st, "  type NetworkedInt32 → int32 (--as NetworkedInt32=int32): ") {
+		t.Fatalf("stats does not single the rename out of the unknown names: %v\n%s", err, st)
+	}
 	diff, _, _ := runDembug("schema", "--diff", orig, patched)
 	lines := strings.Split(strings.TrimSpace(diff), "\n")
 	if !strings.HasPrefix(lines[0], "type int32 → NetworkedInt32: ") || !strings.Contains(lines[0], "signed varint → default (unsigned varint): the same bits, other values") ||
