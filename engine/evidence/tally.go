@@ -19,7 +19,10 @@
 // name's merged tallies show, and how much it rests on.
 package evidence
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // Tally counts what one field's values look like.
 type Tally struct {
@@ -105,11 +108,23 @@ func (t *Tally) distinct() (even, odd int) {
 	if t.seen[0]&1 != 0 {
 		even-- // zero
 	}
+	var he, ho int
 	for i := 4; i < 8; i++ {
-		even += bits.OnesCount64(t.seen[i])
-		odd += bits.OnesCount64(t.seen[i+4])
+		he += bits.OnesCount64(t.seen[i])
+		ho += bits.OnesCount64(t.seen[i+4])
 	}
-	return even, odd
+	// (never more than the values seen)
+	return int(min(uint64(even+linearCount(he)), t.Even)), int(min(uint64(odd+linearCount(ho)), t.Odd))
+}
+
+// linearCount estimates how many distinct values set ones of 256 hashed
+// bits: more than ones, as two values may share a bit (-m ln(1 - ones/m)).
+func linearCount(ones int) int {
+	const m = 256
+	if ones >= m {
+		return int(m * math.Log(m)) // saturated: at least this many
+	}
+	return int(math.Round(-m * math.Log(1-float64(ones)/m)))
 }
 
 // Negatives lists, ascending, the negatives the small odd values stand for
