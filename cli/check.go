@@ -68,6 +68,12 @@ type Inferred struct {
 	Alternatives    []string `json:"alternatives,omitempty"` // decode identically
 	AlignAsWell     []string `json:"align_as_well,omitempty"`
 	Evidence        string   `json:"evidence"`
+	// Basis is "alignment" (the file aligns decoded so) or "values" (the
+	// values read show the type read wrongly while every bit lines up);
+	// Values and Reads are a values finding's count and what they read.
+	Basis  string `json:"basis"`
+	Values uint64 `json:"values,omitempty"`
+	Reads  string `json:"reads,omitempty"`
 }
 
 // Suspicious is where the first misaligned message most likely goes wrong.
@@ -197,7 +203,8 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	for _, f := range ch.Findings {
 		res.Inferred = append(res.Inferred, Inferred{Unknown: f.Unknown, Kind: string(f.Kind), As: f.As, Fields: f.Fields,
-			MessagesAligned: f.Aligned, Messages: f.Messages, Alternatives: f.Same, AlignAsWell: f.Tied, Evidence: f.Evidence})
+			MessagesAligned: f.Aligned, Messages: f.Messages, Alternatives: f.Same, AlignAsWell: f.Tied, Evidence: f.Evidence,
+			Basis: f.Basis, Values: f.Values, Reads: f.Reads})
 	}
 	if len(ch.Findings) > 0 {
 		res.Rerun = ch.Aliases.Flags()
@@ -363,6 +370,12 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintln(errw)
 				}
 				for _, f := range res.Inferred {
+					if f.Basis == infer.BasisValues {
+						if !asJSON {
+							fmt.Fprintln(out, valuesLine(path, f))
+						}
+						continue
+					}
 					fmt.Fprintf(errw, "%s: inferred: %s %s behaves as %s (%d fields; %s)", path, f.Kind, f.Unknown, f.As, f.Fields, f.Evidence)
 					if len(f.Alternatives) > 0 {
 						fmt.Fprintf(errw, "; decodes identically as %s", strings.Join(f.Alternatives, ", "))
@@ -373,7 +386,7 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintln(errw)
 				}
 				if len(res.Rerun) > 0 {
-					fmt.Fprintf(errw, "%s: rerun with: dembug check %s %s\n", path, strings.Join(res.Rerun, " "), path)
+					fmt.Fprintf(rerunTo(res.Inferred, asJSON, out, errw), "%s: rerun with: dembug check %s %s\n", path, strings.Join(res.Rerun, " "), path)
 				}
 				if n := res.ConfirmedMisaligned; n != nil {
 					fmt.Fprintf(errw, "%s: confirmed: decoded on under those aliases, %d messages misalign\n", path, *n)

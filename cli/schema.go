@@ -157,14 +157,16 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliase
 	changes := schema.Diff(schemas[0], schemas[1])
 	counts := map[schema.ChangeKind]int{}
 	shown := 0
+	var kept []schema.Change
 	for _, c := range changes {
 		if filter != "" && !strings.Contains(strings.ToLower(c.Serializer), strings.ToLower(filter)) {
 			continue
 		}
 		counts[c.Kind]++
 		shown++
-		fmt.Fprintln(w, c)
+		kept = append(kept, c)
 	}
+	printDiff(w, kept, schemas[1].Game)
 	fmt.Fprintf(w, "\nbuild %d → %d: %d changes", builds[0], builds[1], shown)
 	for _, k := range []schema.ChangeKind{schema.ClassAdded, schema.ClassRemoved, schema.FieldAdded, schema.FieldRemoved, schema.FieldChanged, schema.FieldMoved} {
 		if counts[k] > 0 {

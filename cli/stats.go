@@ -67,6 +67,7 @@ func WriteStats(w io.Writer, r *replay.Replay) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	WriteUnknowns(w, r.Schema)
+	writeValueVerdicts(w, r)
 }
 
 func statsCmd() *cobra.Command {
@@ -85,7 +86,7 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, runErr := runTo(data, -1, aliases)
+			r, runErr := runGathering(data, aliases)
 			switch {
 			case r == nil || r.Schema == nil:
 			case asJSON:

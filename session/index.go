@@ -189,6 +189,7 @@ type Index struct {
 	Commands []Command
 	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef), as graded so far
 	Findings []Finding    // every anomaly in file order, up to MaxFindings, as graded so far
+	Values   Verdicts     // once Done, the unknown types whose values show them read wrongly (values.go)
 	Classes  []string     // class names by the ids in UpdateInfo
 	Err      *IndexError
 	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
@@ -331,6 +332,9 @@ func (ix *Index) Append(ch *Chunk) {
 	}
 	ix.Pos = ch.Pos
 	ix.Done = ch.Done
+	if ch.Values != nil {
+		ix.Values = ch.Values
+	}
 }
 
 // growDouble makes room for n more elements of s, doubling its capacity
@@ -371,6 +375,7 @@ type Chunk struct {
 	Pos       int
 	Done      bool
 	Keyframes *replay.Keyframes
+	Values    Verdicts // with Done: what unknown types' values showed (values.go)
 }
 
 // Keyframe settings of the index pass: a keyframe about every
@@ -454,6 +459,7 @@ func (ix *Indexer) open() error {
 	r.Hooks.Entities = ix.entities
 	r.Hooks.Command = ix.command
 	r.Entities.Logging = true
+	r.Entities.GatherEvidence()
 	ix.logInto()
 	return nil
 }
@@ -775,6 +781,7 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.done = true
 	ch.Done = true
 	ix.flush(ch)
+	ch.Values = judgedValues(ix.r)
 	ix.r = nil // the pass's decoding state is garbage now; keyframes stay
 }
 

@@ -85,6 +85,7 @@ func (m *Model) listRows() (rows []listRow, all, strong int) {
 			})
 		}
 	}
+	rows = append(rows, m.valueRows()...)
 	return rows, all, strong
 }
 
@@ -118,7 +119,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 	case "pgdown":
 		m.list.sel = min(len(rows)-1, m.list.sel+10)
 	case "m":
-		if m.list.sel < len(rows) {
+		if m.list.sel < len(rows) && rows[m.list.sel].first >= 0 {
 			r := rows[m.list.sel]
 			switch {
 			case r.Group:
@@ -133,7 +134,9 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.cache.fieldsKey = paneKey{}
 		}
 	case "enter":
-		if m.list.sel < len(rows) {
+		if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
+			m.setNote(rows[m.list.sel].Text, false) // a values row: I applies it
+		} else if m.list.sel < len(rows) {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil
 			r := m.ix.Ref(int(f.K))

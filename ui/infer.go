@@ -37,6 +37,9 @@ func (m *Model) inferCmd() tea.Cmd {
 	inf := &inference{unknowns: m.in.Schema().Unknowns()}
 	m.inference = inf
 	if len(inf.unknowns) == 0 || !m.misaligned() {
+		if len(m.ix.Values) > 0 && m.note == "" {
+			m.setNote("values show types read wrongly while every bit lines up: "+m.valueAliasesNote()+"; a field's inspector says why, I decodes so", false)
+		}
 		return nil
 	}
 	inf.running = true
@@ -82,16 +85,20 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 // applyInferred opens the file again under the inferred aliases.
 func (m *Model) applyInferred() tea.Cmd {
 	inf := m.inference
+	opts := m.opts
 	switch {
+	case inf != nil && !inf.running && inf.checked == nil && len(m.ix.Values) > 0:
+		// Aligned, but values show types read wrongly (values.go).
+		opts.Aliases = m.ix.ValueAliases(opts.Aliases)
 	case inf == nil || inf.running:
 		m.setNote("no inference yet: it runs when the index pass ends and a message misaligned", true)
 		return nil
 	case inf.checked == nil:
-		m.setNote("nothing inferred: no unknown name explains a misaligned message", true)
+		m.setNote("nothing inferred: no unknown name explains a misaligned message, and no unknown type's values show it read wrongly", true)
 		return nil
+	default:
+		opts.Aliases = inf.checked.Aliases
 	}
-	opts := m.opts
-	opts.Aliases = inf.checked.Aliases
 	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
 	if m.stopIndex != nil {
 		m.stopIndex()
@@ -132,6 +139,9 @@ func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d names decoder choice does not know: %s", n, strings.Join(names, ", "))})
 	}
 	if !misaligned {
+		for _, ne := range m.ix.Values {
+			l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("type %s read as %s: %s (I applies --as %s=%s)", ne.Name, ne.Verdict.As, ne.Verdict.Evidence, ne.Name, ne.Verdict.As), Style: views.LineWarn})
+		}
 		return l
 	}
 	switch {

@@ -392,11 +392,12 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 						}
 					}
 				}
+				ex := m.withValues(Explain(in), sh.rec, &sh.rec.UpdateFields(sh.upd)[sh.field])
 				if m.headerFirst {
 					out = append(out, hdr...)
-					out = append(out, Explain(in)...)
+					out = append(out, ex...)
 				} else {
-					out = append(out, Explain(in)...)
+					out = append(out, ex...)
 					out = append(out, hdr...)
 				}
 			case wi != nil && m.sel.Field >= 0:

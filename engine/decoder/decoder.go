@@ -61,6 +61,8 @@ type Decoder struct {
 	Elem         *Decoder   // vector component decoder
 	Q            *Quantized // quantized float parameters
 	TickInterval float32    // simulation time scale
+	Watch        uint16     // a field whose values feed package evidence (unknown types' default decoders); 0: none
+	TickOfFile   bool       // TickInterval is the file's own (svc_ServerInfo), not the game's usual one
 }
 
 // Decode reads one value.

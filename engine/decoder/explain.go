@@ -346,7 +346,11 @@ func (x *explainer) float(d *Decoder, comp string) float64 {
 	case FamSimTime:
 		ticks := uint32(x.varint(lbl("ticks"), 5, true))
 		v := float64(float32(ticks) * d.TickInterval)
-		x.add(StepMath, lbl("="), fmt.Sprintf("%d ticks × %s s = %s s", ticks, strconv.FormatFloat(float64(d.TickInterval), 'g', -1, 32), g(v)))
+		src := "the game's usual tick interval: the file gave none before its schema"
+		if d.TickOfFile {
+			src = "the tick interval svc_ServerInfo gives"
+		}
+		x.add(StepMath, lbl("="), fmt.Sprintf("%d ticks × %s s = %s s (%s)", ticks, strconv.FormatFloat(float64(d.TickInterval), 'g', -1, 32), g(v), src))
 		return v
 	case FamRuneTime:
 		raw := x.bits(lbl("raw"), 4, func(v uint64) string { return fmt.Sprintf("= %d", v) })

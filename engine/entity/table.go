@@ -8,6 +8,7 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/messages"
@@ -87,6 +88,11 @@ type Table struct {
 	// tests compare the two.
 	FreshPaths bool
 
+	// Evidence, when set, counts what the values of watched fields (an
+	// unknown type's default decoder, Decoder.Watch) look like, forgetting
+	// the values of a message that misaligns (evidence.go).
+	Evidence *evidence.Set
+
 	baselines  map[int32][]byte
 	baseState  map[int32]*Node // decoded baselines, cloned on create
 	failedBase map[int32]bool  // baselines that failed to decode to their end
@@ -152,6 +158,7 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 		t.Classes[c.ID] = cl
 	}
 	clear(t.baseState)
+	t.sizeEvidence(s)
 	return nil
 }
 
@@ -247,6 +254,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		t.fullFrames++
 	}
 	t.Stats.Messages++
+	t.beginEvidence()
 	r := &t.br
 	r.Reset(m.EntityData)
 	r.Strings = t.Strings // nil, the default pool, unless the owner gave one
@@ -268,6 +276,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 			ee.Class = e.Class.Name
 		}
 		res.Err, res.Misaligned, res.EndBit = ee, true, r.Pos()
+		t.discardEvidence()
 		if rec != nil {
 			rec.Err, rec.EndBit, rec.Problem, rec.ErrField = ee, r.Pos(), problemOf(err), pathField(err)
 			if len(rec.Updates) > 0 && rec.Updates[len(rec.Updates)-1].Err == nil {
@@ -334,6 +343,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 							}
 						}
 						f.dec.DecodeTo(r, f.dst)
+						if f.dec.Watch != 0 {
+							t.observe(f.dec.Watch, f.dst, r)
+						}
 						if r.Overflowed() {
 							res.Fields += i
 							t.Stats.Fields += int64(i)
@@ -384,6 +396,9 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	}
 	if rec != nil && res.Err != nil {
 		rec.Err, rec.Problem = res.Err, problem
+	}
+	if res.Misaligned {
+		t.discardEvidence()
 	}
 	return res
 }
@@ -701,10 +716,16 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 		t.Stats.Calls[tg.dec.Family]++
 		if rec == nil {
 			tg.dec.DecodeTo(r, dst)
+			if tg.dec.Watch != 0 {
+				t.observe(tg.dec.Watch, dst, r)
+			}
 		} else {
 			f := rec.NextField() // every member set: see NextField
 			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
+			if tg.dec.Watch != 0 {
+				t.observe(tg.dec.Watch, dst, r)
+			}
 			f.Bits, f.Value = r.Pos()-f.Start, *dst
 			name, field, why := t.fieldName(ser, state, p)
 			if memo != nil {

@@ -94,6 +94,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 			break // no further on: another round would find the same
 		}
 	}
+	ch.addValueFindings()
 	return ch, nil
 }
 
@@ -104,6 +105,7 @@ func decode(data []byte, a schema.Aliases, p *decoder.Pool) (*replay.Replay, err
 		return nil, err
 	}
 	r.Aliases, r.Entities.Strings = a, p
+	r.Entities.GatherEvidence()
 	return r, r.Run(nil)
 }
 

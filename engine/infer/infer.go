@@ -55,6 +55,14 @@ type Finding struct {
 	// Over the test window: messages that aligned of those decoded.
 	Aligned, Messages int
 	Evidence          string
+	// Basis is what the finding rests on: BasisAlignment (decoded under
+	// it, the file aligns) or BasisValues (the values read show the type
+	// read wrongly while every bit lines up; values.go).
+	Basis string
+	// Values (BasisValues) is how many values it rests on, Reads what they
+	// read now and would read as As.
+	Values uint64
+	Reads  string
 }
 
 // Score is how well the file decodes under a hypothesis; better scores
@@ -252,7 +260,7 @@ type hypothesis struct {
 
 func (h *hypothesis) finding(was Score) Finding {
 	return Finding{Kind: h.sus.Kind, Unknown: h.sus.Name, As: h.g.Names[0], Fields: h.g.Fields, Same: h.g.Names[1:],
-		Tied: h.g.tied, Aligned: h.sc.Aligned, Messages: h.sc.Messages, Evidence: evidence(*h, was)}
+		Tied: h.g.tied, Aligned: h.sc.Aligned, Messages: h.sc.Messages, Evidence: evidence(*h, was), Basis: BasisAlignment}
 }
 
 // MaxFull bounds the hypotheses decoded over the whole window per name

@@ -265,8 +265,8 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 			return err
 		}
 		s := r.Reuse
-		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) {
-			if s, err = schema.ParseWith(data, r.Game, r.Aliases); err != nil {
+		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) || s.TickInterval != r.Server.TickInterval {
+			if s, err = schema.ParseWithTick(data, r.Game, r.Aliases, r.Server.TickInterval); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/game"
@@ -307,4 +308,31 @@ func simTime(g game.Game) *decoder.Decoder {
 		ti = 1.0 / 30
 	}
 	return &decoder.Decoder{Family: decoder.FamSimTime, TickInterval: ti}
+}
+
+// setTickInterval makes f's simulation-time decoders (each field has its
+// own, simTime) read ticks of the file's tick interval ti, when the file
+// gave one: a Deadlock build of 2024 ran at 60 ticks a second where later
+// ones run at 64, and the game's usual interval would read every
+// simulation time 6 % low.
+func setTickInterval(f *Field, ti float32) {
+	if ti <= 0 || ti != ti || ti > 1 {
+		return
+	}
+	for _, d := range []*decoder.Decoder{f.Decoder, f.Elem} {
+		if d != nil && d.Family == decoder.FamVector {
+			d = d.Elem
+		}
+		if d != nil && d.Family == decoder.FamSimTime {
+			d.TickInterval, d.TickOfFile = ti, true
+		}
+	}
+	if strings.Contains(f.Why, "simulation time") || strings.Contains(f.ElemWhy, "simulation time") {
+		note := fmt.Sprintf(" (ticks of %g s, svc_ServerInfo's tick interval)", ti)
+		if strings.Contains(f.Why, "simulation time") {
+			f.Why += note
+		} else {
+			f.ElemWhy += note
+		}
+	}
 }

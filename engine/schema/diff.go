@@ -24,6 +24,10 @@ type Change struct {
 	Serializer string
 	Field      string
 	Details    []string // "bit count 13 → 14", "decoder … → …"
+	// Renamed is, for a field whose type changed name only, the base
+	// names before and after (see GroupChanges); Decoders the decoders.
+	Renamed  [2]string
+	Decoders [2]string
 }
 
 func (c Change) String() string {
@@ -118,7 +122,14 @@ func Diff(old, new *Schema) []Change {
 				}
 			}
 			if len(details) > 0 {
-				out = append(out, Change{Kind: FieldChanged, Serializer: name, Field: f.Name, Details: details})
+				c := Change{Kind: FieldChanged, Serializer: name, Field: f.Name, Details: details}
+				if a["type"] != b["type"] {
+					c.Renamed, c.Decoders = renamedBase(f.Type, g.Type), [2]string{a["decoder"], b["decoder"]}
+					if len(f.Polymorphic) > 0 || f.Serializer != nil {
+						c.Renamed = [2]string{}
+					}
+				}
+				out = append(out, c)
 			}
 			if oRank[oKeys[i]] != nRank[oKeys[i]] {
 				out = append(out, Change{Kind: FieldMoved, Serializer: name, Field: f.Name, Details: []string{fmt.Sprintf("index %d → %d", i, j)}})

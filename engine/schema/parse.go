@@ -154,6 +154,13 @@ type Schema struct {
 	indexOnce sync.Once
 	index     *carriers // see Realias
 	byName    map[string]*Serializer
+	// Watched are the fields whose values feed value evidence, by
+	// decoder Watch number less one (watch.go).
+	Watched []*Field
+	// TickInterval is the file's tick interval (svc_ServerInfo) its
+	// simulation times are read with; 0 when it gave none (each game's
+	// usual one, simTickInterval).
+	TickInterval float32
 }
 
 // Serializer returns the serializer for a class's network name.
@@ -177,6 +184,12 @@ func Parse(b []byte, g game.Game) (*Schema, error) { return ParseWith(b, g, Alia
 
 // ParseWith is Parse with aliases for names decoder choice does not know.
 func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
+	return ParseWithTick(b, g, aliases, 0)
+}
+
+// ParseWithTick is ParseWith for a file whose svc_ServerInfo gives its
+// tick interval (0: none): simulation times are ticks of it.
+func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32) (*Schema, error) {
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField int
 	c := wiretree.NewCursor(b)
@@ -220,7 +233,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws))}
+	s := &Schema{Game: g, Aliases: aliases, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval}
 	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
@@ -328,7 +341,9 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		applyAliases(f, aliases)
 		patchField(f, g)
 		chooseModel(f, g)
+		setTickInterval(f, tickInterval)
 		markUnknown(f, g)
+		s.watch(f)
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.

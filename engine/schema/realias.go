@@ -47,6 +47,7 @@ func (s *Schema) RealiasLazy(a Aliases) *Schema {
 		for _, f := range ix.carriers[k] {
 			if fields[f] == nil {
 				fields[f] = f.under(a, s.Game)
+				setTickInterval(fields[f], s.TickInterval)
 			}
 		}
 		if r := ix.reaching(k); len(r) > 0 {
@@ -54,7 +55,7 @@ func (s *Schema) RealiasLazy(a Aliases) *Schema {
 		}
 	}
 	lz := &lazySerializers{fields: fields, reach: reach, clones: map[*Serializer]*Serializer{}}
-	return &Schema{Game: s.Game, Aliases: a, under: s, lazy: lz}
+	return &Schema{Game: s.Game, Aliases: a, under: s, lazy: lz, TickInterval: s.TickInterval}
 }
 
 // lazySerializers rebuilds, on demand, the serializers a realiased schema

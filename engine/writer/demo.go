@@ -63,15 +63,16 @@ type demoTable struct {
 	compress bool
 }
 
-// NewDemo parses the serializers as the engine will (schema.Parse, with the
-// game from the header's game directory) and links the classes to them.
+// NewDemo parses the serializers as the engine will (schema.ParseWithTick,
+// with the game from the header's game directory and the server's tick
+// interval) and links the classes to them.
 func NewDemo(h messages.FileHeader, server messages.ServerInfo, sers []SerializerSpec, classes []messages.Class) (*Demo, error) {
 	d := &Demo{
 		File: NewFile(), Header: h, Server: server, Game: game.Detect(h.GameDirectory),
 		Classes: classes, CompressAbove: 512, baselines: map[int32][]byte{}, lastTick: -1,
 	}
 	d.flattened = FlattenedSerializer(sers)
-	s, err := schema.Parse(d.flattened, d.Game)
+	s, err := schema.ParseWithTick(d.flattened, d.Game, schema.Aliases{}, server.TickInterval)
 	if err != nil {
 		return nil, fmt.Errorf("writer: the serializers do not parse: %w", err)
 	}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/dembug/dembug/engine/evidence"
+	"github.com/dembug/dembug/engine/infer"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// valuesLine is check's line for a finding resting on values: what the
+// type's values show, and the --as that reads them right.
+func valuesLine(path string, f Inferred) string {
+	what := "a signed varint read unsigned"
+	switch f.As {
+	case "uint64":
+		what = "a 64-bit varint cut to 32 bits"
+	case "int64":
+		what = "a 64-bit signed varint read unsigned and cut to 32 bits"
+	}
+	return fmt.Sprintf("%s: values: %s %s reads like %s (%s); %s; --as %s=%s",
+		path, f.Kind, f.Unknown, what, f.Evidence, f.Reads, f.Unknown, f.As)
+}
+
+// rerunTo is where check prints its rerun line: beside the values lines
+// (standard output) when every finding rests on values, which the file
+// decoding aligned leaves no error to report; beside the inference's
+// lines (standard error) otherwise, and always with --json.
+func rerunTo(fs []Inferred, asJSON bool, out, errw io.Writer) io.Writer {
+	if asJSON {
+		return errw
+	}
+	for _, f := range fs {
+		if f.Basis != infer.BasisValues {
+			return errw
+		}
+	}
+	return out
+}
+
+// runGathering decodes the whole file under aliases a, gathering value
+// evidence on the way (package evidence).
+func runGathering(data []byte, a schema.Aliases) (*replay.Replay, error) {
+	r, err := openWith(data, a)
+	if err != nil {
+		return nil, err
+	}
+	r.Entities.GatherEvidence()
+	return r, r.Run(nil)
+}
+
+// writeValueVerdicts says, under the list of unknown names, which of them
+// the decode's values show read wrongly (nothing when it gathered no
+// evidence or found none).
+func writeValueVerdicts(w io.Writer, r *replay.Replay) {
+	var lines []string
+	for _, ne := range infer.ValueEvidence(r) {
+		if v := ne.Verdict; v.Kind != evidence.Unsure {
+			lines = append(lines, fmt.Sprintf("  type %s → %s (--as %s=%s): %s", ne.Name, v.As, ne.Name, v.As, v.Evidence))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Their values show %d of them read wrongly while every bit lines up (the default decoder stays unless --as says otherwise; docs/patches.md):\n", len(lines))
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}

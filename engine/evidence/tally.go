@@ -1,0 +1,195 @@
+// Package evidence gathers, on the decode pass itself, what the values of a
+// field read by the default decoder (an unsigned 32-bit varint: the
+// fallback for a type decoder choice does not know) say about how the field
+// was really written. Two misreads leave every bit in place and change only
+// the numbers:
+//
+//   - a signed type read unsigned. A zigzag varint of a value that is
+//     mostly zero or positive reads unsigned as twice the value (8 reads
+//     16), and its few negatives read as small odd numbers (-1 reads 1,
+//     -2 reads 3). Nonzero values nearly all even, the odd ones small, is
+//     that signature; an unsigned enum or id has both parities.
+//   - a 64-bit type read into 32 bits. A varint of more than 32 bits still
+//     fits the five bytes a 32-bit read allows up to 35 bits, and the read
+//     keeps the low 32 (item id 25787853485 reads 18049709).
+//
+// A Tally is a handful of counters per watched field, updated per value
+// without allocating; a Set holds the tallies of one decode and forgets the
+// values of a message that misaligned (they are garbage). Judge says what a
+// name's merged tallies show, and how much it rests on.
+package evidence
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Tally counts what one field's values look like.
+type Tally struct {
+	N       uint64 // values seen
+	Zero    uint64 // of which zero
+	Odd     uint64 // odd (a negative, if the field is zigzag)
+	Even    uint64 // nonzero and even
+	Pow2    uint64 // even powers of two (flags with bit 0 unused look like this)
+	OddMax  uint64 // the largest odd value
+	EvenMax uint64 // the largest nonzero even value
+	Cut     uint64 // values whose varint held more than 32 bits (the read kept the low 32)
+	CutMax  uint64 // the widest of them, whole
+	// seen marks distinct values: bit v for v < 256, and above that one
+	// of 256 bits per parity chosen by a hash (bits 256..511 even,
+	// 512..767 odd). Popcounts are lower bounds of the distinct counts.
+	seen [12]uint64
+	gen  uint32 // the Set generation that last saved it (see Set.Observe)
+}
+
+// hashBit picks a distinct-value bit for v ≥ 256, keeping parity apart.
+func hashBit(v uint64) uint {
+	h := (v >> 1) * 0x9e3779b97f4a7c15
+	return 256 + uint(v&1)*256 + uint(h>>56)
+}
+
+// Add counts one value. fifth is the varint's fifth byte when it had five
+// (a value of 2^28 or more), else 0: its bits above the fourth are what a
+// 32-bit read cut.
+func (t *Tally) Add(v uint64, fifth uint8) {
+	t.N++
+	if fifth&0x70 != 0 {
+		t.Cut++
+		wide := v&(1<<28-1) | uint64(fifth&0x7f)<<28
+		t.CutMax = max(t.CutMax, wide)
+		v = wide
+	}
+	switch {
+	case v == 0:
+		t.Zero++
+	case v&1 == 1:
+		t.Odd++
+		t.OddMax = max(t.OddMax, v)
+	default:
+		t.Even++
+		t.EvenMax = max(t.EvenMax, v)
+	}
+	if v > 1 && v&(v-1) == 0 {
+		t.Pow2++
+	}
+	b := uint(v)
+	if v >= 256 {
+		b = hashBit(v)
+	}
+	t.seen[b>>6] |= 1 << (b & 63)
+}
+
+// Merge adds u's counts to t (the fields of one type, together).
+func (t *Tally) Merge(u *Tally) {
+	t.N += u.N
+	t.Zero += u.Zero
+	t.Odd += u.Odd
+	t.Even += u.Even
+	t.Pow2 += u.Pow2
+	t.OddMax = max(t.OddMax, u.OddMax)
+	t.EvenMax = max(t.EvenMax, u.EvenMax)
+	t.Cut += u.Cut
+	t.CutMax = max(t.CutMax, u.CutMax)
+	for i := range t.seen {
+		t.seen[i] |= u.seen[i]
+	}
+}
+
+// Distinct counts distinct nonzero values seen, even and odd (lower
+// bounds above 255).
+func (t *Tally) Distinct() (even, odd int) { return t.distinct() }
+
+func (t *Tally) distinct() (even, odd int) {
+	const evenBits, oddBits = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa
+	for i := 0; i < 4; i++ {
+		even += bits.OnesCount64(t.seen[i] & evenBits)
+		odd += bits.OnesCount64(t.seen[i] & oddBits)
+	}
+	if t.seen[0]&1 != 0 {
+		even-- // zero
+	}
+	var he, ho int
+	for i := 4; i < 8; i++ {
+		he += bits.OnesCount64(t.seen[i])
+		ho += bits.OnesCount64(t.seen[i+4])
+	}
+	// (never more than the values seen)
+	return int(min(uint64(even+linearCount(he)), t.Even)), int(min(uint64(odd+linearCount(ho)), t.Odd))
+}
+
+// linearCount estimates how many distinct values set ones of 256 hashed
+// bits: more than ones, as two values may share a bit (-m ln(1 - ones/m)).
+func linearCount(ones int) int {
+	const m = 256
+	if ones >= m {
+		return int(m * math.Log(m)) // saturated: at least this many
+	}
+	return int(math.Round(-m * math.Log(1-float64(ones)/m)))
+}
+
+// Negatives lists, ascending, the negatives the small odd values stand for
+// under zigzag (1 is -1, 3 is -2, …), the values below 256 only.
+func (t *Tally) Negatives() []int64 {
+	var out []int64
+	for v := 255; v >= 1; v -= 2 {
+		if t.seen[v>>6]&(1<<(v&63)) != 0 {
+			out = append(out, -int64(v+1)/2)
+		}
+	}
+	return out
+}
+
+// Seen reports whether the value v (below 256) was seen.
+func (t *Tally) Seen(v uint8) bool { return t.seen[v>>6]&(1<<(v&63)) != 0 }
+
+// Set is the tallies of one decode, indexed by a decoder's Watch number
+// (index 0 is never used). Values are counted per message: Begin starts
+// one, Discard forgets what a misaligned message counted.
+type Set struct {
+	Tallies []Tally
+	Owner   any // what the watch numbers are numbers of (a schema)
+	gen     uint32
+	undo    []saved
+}
+
+type saved struct {
+	w uint16
+	t Tally
+}
+
+// Resize makes room for watch numbers below n.
+func (s *Set) Resize(n int) {
+	if n > len(s.Tallies) {
+		s.Tallies = append(s.Tallies, make([]Tally, n-len(s.Tallies))...)
+	}
+}
+
+// Begin starts a message: what it counts can be discarded until the next
+// Begin.
+func (s *Set) Begin() {
+	s.gen++
+	s.undo = s.undo[:0]
+}
+
+// Discard forgets what the message since Begin counted.
+func (s *Set) Discard() {
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		u := &s.undo[i]
+		s.Tallies[u.w] = u.t
+	}
+	s.undo = s.undo[:0]
+}
+
+// Observe counts value v of the field watched as w (see Tally.Add for
+// fifth). A tally is saved the first time a message touches it.
+func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
+	if int(w) >= len(s.Tallies) {
+		return
+	}
+	t := &s.Tallies[w]
+	if t.gen != s.gen {
+		s.undo = append(s.undo, saved{w, *t})
+		t.gen = s.gen
+	}
+	t.Add(v, fifth)
+}

@@ -1,0 +1,95 @@
+package infer
+
+import (
+	"sort"
+
+	ev "github.com/dembug/dembug/engine/evidence"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// What a finding rests on (Finding.Basis).
+const (
+	BasisAlignment = "alignment"
+	BasisValues    = "values"
+)
+
+// NameEvidence is what the values of one unknown type's fields showed over
+// a decode.
+type NameEvidence struct {
+	Name    string
+	Tally   ev.Tally
+	Fields  int // fields that had values
+	Verdict ev.Verdict
+}
+
+// ValueEvidence merges, per unknown type, the tallies a decode gathered
+// (replay's table with GatherEvidence) and judges them; sorted by name.
+func ValueEvidence(r *replay.Replay) []NameEvidence {
+	if r == nil || r.Schema == nil || r.Entities.Evidence == nil {
+		return nil
+	}
+	by := map[string]*NameEvidence{}
+	ts := r.Entities.Evidence.Tallies
+	for w := 1; w < len(ts); w++ {
+		f := r.Schema.WatchedField(uint16(w))
+		if f == nil || ts[w].N == 0 {
+			continue
+		}
+		ne := by[f.UnknownType]
+		if ne == nil {
+			ne = &NameEvidence{Name: f.UnknownType}
+			by[f.UnknownType] = ne
+		}
+		ne.Tally.Merge(&ts[w])
+		ne.Fields++
+	}
+	out := make([]NameEvidence, 0, len(by))
+	for _, ne := range by {
+		ne.Verdict = ev.Judge(ne.Tally, ne.Fields)
+		out = append(out, *ne)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// FieldEvidence is the tally of one watched field over a decode, and what
+// it alone shows (nil when the field is not watched or had no values).
+func FieldEvidence(r *replay.Replay, f *schema.Field) *NameEvidence {
+	if r == nil || r.Schema == nil || r.Entities.Evidence == nil || f == nil {
+		return nil
+	}
+	d := f.Decoder
+	if f.Model == schema.VariableArray {
+		d = f.Elem
+	}
+	if d == nil || d.Watch == 0 || int(d.Watch) >= len(r.Entities.Evidence.Tallies) {
+		return nil
+	}
+	t := r.Entities.Evidence.Tallies[d.Watch]
+	if t.N == 0 {
+		return nil
+	}
+	return &NameEvidence{Name: f.UnknownType, Tally: t, Fields: 1, Verdict: ev.Judge(t, 1)}
+}
+
+// addValueFindings adds a finding for each unknown type whose values, over
+// the first decode, show it read wrongly (a name inferred from alignment
+// already is left alone), and its alias to ch.Aliases.
+func (ch *Checked) addValueFindings() {
+	found := map[string]bool{}
+	for _, f := range ch.Findings {
+		if f.Kind == schema.KindType {
+			found[f.Unknown] = true
+		}
+	}
+	for _, ne := range ValueEvidence(ch.First) {
+		v := ne.Verdict
+		if v.Kind == ev.Unsure || found[ne.Name] {
+			continue
+		}
+		ch.Findings = append(ch.Findings, Finding{Kind: schema.KindType, Unknown: ne.Name, As: v.As, Fields: v.Fields,
+			Evidence: v.Evidence, Basis: BasisValues, Values: v.Values, Reads: v.Reads})
+		ch.Aliases = ch.Aliases.With(schema.KindType, ne.Name, v.As)
+	}
+}

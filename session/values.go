@@ -1,0 +1,51 @@
+package session
+
+import (
+	"github.com/dembug/dembug/engine/evidence"
+	"github.com/dembug/dembug/engine/infer"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// Verdicts are the unknown types whose values show them read wrongly.
+type Verdicts []infer.NameEvidence
+
+// judgedValues is what the index pass's decode showed of the unknown
+// types' values: the ones read wrongly while every bit lines up (a signed
+// type read unsigned, a 64-bit one cut to 32 bits). Gathered on the pass
+// itself (package evidence): no decode of its own.
+func judgedValues(r *replay.Replay) Verdicts {
+	var out Verdicts
+	for _, ne := range infer.ValueEvidence(r) {
+		if ne.Verdict.Kind != evidence.Unsure {
+			out = append(out, ne)
+		}
+	}
+	if out == nil {
+		out = Verdicts{} // judged, nothing found
+	}
+	return out
+}
+
+// ValuesOf returns what the index found of the values of the unknown type
+// a field carries, or nil.
+func (ix *Index) ValuesOf(f *schema.Field) *infer.NameEvidence {
+	if f == nil || f.UnknownType == "" {
+		return nil
+	}
+	for i := range ix.Values {
+		if ix.Values[i].Name == f.UnknownType {
+			return &ix.Values[i]
+		}
+	}
+	return nil
+}
+
+// ValueAliases are the --as aliases that read every type the index's
+// values judged as they show, added to a.
+func (ix *Index) ValueAliases(a schema.Aliases) schema.Aliases {
+	for _, ne := range ix.Values {
+		a = a.With(schema.KindType, ne.Name, ne.Verdict.As)
+	}
+	return a
+}
