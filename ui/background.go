@@ -189,3 +189,16 @@ func (m *Model) scanStatus() string {
 	}
 	return fmt.Sprintf("%s %q %d%% · esc cancels · ", what, m.scan.q, int(m.scan.progress*100))
 }
+
+// scanNarrow is scanStatus for a narrow status line: what runs, how far,
+// and the key that stops it.
+func (m *Model) scanNarrow() string {
+	if m.scan == nil {
+		return ""
+	}
+	what := "searching"
+	if m.scan.filter {
+		what = "filtering"
+	}
+	return fmt.Sprintf("%s %d%% · esc cancels", what, int(m.scan.progress*100))
+}

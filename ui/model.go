@@ -89,6 +89,7 @@ type Model struct {
 	focus        pane
 	lastA, lastB pane
 	showHelp     bool
+	helpTop      int // the help's first line shown (it scrolls where it does not fit)
 	prompt       promptKind
 	input        string
 

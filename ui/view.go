@@ -681,7 +681,7 @@ func (m *Model) statusLine() string {
 		right = "decoding… · " + right
 	}
 	if m.scan != nil {
-		right = m.scanStatus() + right
+		right = m.scanStatus() + "? keys" // the scan's progress, not the panes' keys
 	}
 	left := m.location()
 	switch {
@@ -703,8 +703,11 @@ func (m *Model) statusLine() string {
 		if !m.ix.Done {
 			right = "indexing…"
 		} else if m.scan != nil {
-			right = "searching… esc"
+			right = m.scanNarrow()
 		}
+	}
+	if m.fatal == "" && m.note == "" && views.Width(left)+1+views.Width(right) > m.w {
+		left = m.locationShort()
 	}
 	return views.StatusBar(left, right, m.w, t)
 }

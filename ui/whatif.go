@@ -269,9 +269,8 @@ func (m *Model) pickerBox(bodyH int) (box string, x, y int) {
 func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, p := m.keys, m.picker
 	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Back, k.Quit):
+		// q closes the picker as it closes help and L (ctrl+c still quits).
 		m.picker = nil
 	case key.Matches(msg, k.Up):
 		p.move(-1)
