@@ -247,6 +247,9 @@ func compareCmd() *cobra.Command {
 			if err != nil {
 				return fail(err)
 			}
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fail(fmt.Errorf("%s: %w", args[0], err))
+			}
 			var in io.Reader = cmd.InOrStdin()
 			if args[1] != "-" {
 				f, err := os.Open(args[1])

@@ -237,6 +237,9 @@ func traceCmd() *cobra.Command {
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("entity") && ent < 0 {
+				return fmt.Errorf("--entity %d: an entity index is 0 or more (leave --entity out for every entity)", ent)
+			}
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
 			}
@@ -247,6 +250,9 @@ func traceCmd() *cobra.Command {
 			aliases, err := parseAs(as)
 			if err != nil {
 				return err
+			}
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks, Headers: headers}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
