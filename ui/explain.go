@@ -131,7 +131,11 @@ func Explain(in ExplainInput) []views.InspectorSection {
 			dl = append(dl, views.InspectorLine{Label: "schema", Text: "would choose: " + f.Why, Style: views.LineDim})
 		}
 	} else if f.Why != "" {
-		dl = append(dl, views.InspectorLine{Label: "why", Text: f.Why})
+		why := f.Why
+		if s := f.Schema; s != nil && s.Alias != "" {
+			why = s.Alias + " (--as): " + why // the choice an alias made, not the schema
+		}
+		dl = append(dl, views.InspectorLine{Label: "why", Text: why})
 	}
 	if s := f.Schema; s != nil {
 		typ := s.VarType

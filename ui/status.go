@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -31,4 +32,29 @@ func (m *Model) locationShort() string {
 		parts = append(parts, "what-if")
 	}
 	return strings.Join(parts, " › ")
+}
+
+// aliasesTitle names the aliases in force (--as, or applied with I) for a
+// title: " · --as A=B --as C=D", or "" without any.
+func (m *Model) aliasesTitle() string {
+	a := m.opts.Aliases
+	if a.Empty() {
+		return ""
+	}
+	fl := a.Flags()
+	sort.Strings(fl)
+	return " · " + strings.Join(fl, " ")
+}
+
+// aliasesStatus is the status line's word on the aliases in force: their
+// flags on a wide terminal, how many on a narrow one.
+func (m *Model) aliasesStatus(wide bool) string {
+	a := m.opts.Aliases
+	if a.Empty() {
+		return ""
+	}
+	if fl := m.aliasesTitle(); (wide && len(fl) < 60) || len(fl) < 32 {
+		return strings.TrimPrefix(fl, " · ") + " · "
+	}
+	return fmt.Sprintf("--as ×%d · ", len(a.Types)+len(a.Encoders))
 }

@@ -28,7 +28,7 @@ func (m *Model) View() (v tea.View) {
 	v = tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "dembug · " + filepath.Base(m.path)
+	v.WindowTitle = "dembug · " + filepath.Base(m.path) + m.aliasesTitle()
 	return v
 }
 
@@ -106,6 +106,9 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 	}
 	if len(m.rows) > 0 && m.cursor >= 0 {
 		title += fmt.Sprintf(" · %d/%d", m.cursor+1, len(m.rows))
+	}
+	if a := m.aliasesTitle(); a != "" && views.Width(title+a) <= w-3 {
+		title += a
 	}
 	if len(m.rows) == 0 {
 		msg := "indexing…"
@@ -705,6 +708,9 @@ func (m *Model) statusLine() string {
 		} else if m.scan != nil {
 			right = m.scanNarrow()
 		}
+	}
+	if md == nil && !m.opts.Aliases.Empty() {
+		right = m.aliasesStatus(m.w >= 100) + right
 	}
 	if m.fatal == "" && m.note == "" && views.Width(left)+1+views.Width(right) > m.w {
 		left = m.locationShort()

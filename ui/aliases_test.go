@@ -1,0 +1,33 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// With --as in force the timeline's title names the aliases, and the
+// inspector's "why" line says the alias chose the decoder.
+func TestScreenAliasesShown(t *testing.T) {
+	a, err := schema.ParseAliases([]string{"PatchedQAngle=QAngle"}, game.Unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenTestWith(t, "patched.dem", patchedDota(t), Options{NoColor: true, Aliases: a}, func(hs *harness) {
+		hs.keys("/")
+		hs.typ("m_angRotation")
+		hs.keys("enter")
+	}, func(t *testing.T, hs *harness, s string) {
+		if f := selField(hs); f == nil || !strings.HasSuffix(f.Name, "m_angRotation") {
+			t.Fatalf("selected %+v", f)
+		}
+		if !strings.Contains(s, "--as PatchedQAngle=QAngle") {
+			t.Errorf("no title names the alias:\n%s", s)
+		}
+		if insp := inspectorText(hs); !strings.Contains(insp, "type PatchedQAngle read as QAngle (--as)") {
+			t.Errorf("the why line does not name the alias:\n%s", insp)
+		}
+	})
+}
