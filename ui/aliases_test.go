@@ -31,3 +31,24 @@ func TestScreenAliasesShown(t *testing.T) {
 		}
 	})
 }
+
+// A search or filter for a field only the baselines set says so, not that
+// nothing matches; a name the file lacks still says nothing matches.
+func TestSearchBaselineOnlyField(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	for _, k := range []string{"/", "f"} {
+		hs.keys(k)
+		hs.typ("m_CustomHealthLabel")
+		hs.keys("enter")
+		if !strings.Contains(hs.m.note, "m_CustomHealthLabel: only baselines set it, no update writes it") {
+			t.Errorf("%s m_CustomHealthLabel: %q", k, hs.m.note)
+		}
+	}
+	hs.keys("/")
+	hs.typ("m_NoSuchFieldAnywhere")
+	hs.keys("enter")
+	if !strings.Contains(hs.m.note, "no field or class matches") {
+		t.Errorf("/ of a missing name: %q", hs.m.note)
+	}
+}

@@ -174,7 +174,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	if j.filter {
 		return tea.Batch(m.applyFilterHits(j), m.resumeGrading())
 	}
-	m.setNote(fmt.Sprintf("no field or class matches %q", j.q), true)
+	m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no field or class matches %q", j.q)), true)
 	return m.resumeGrading()
 }
 

@@ -368,7 +368,7 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 		count++
 	}
 	if count == 0 {
-		m.setNote(fmt.Sprintf("no update touches a field or class matching %q", j.q), true)
+		m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no update touches a field or class matching %q", j.q)), true)
 		return nil
 	}
 	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = j.mt, j.q, upd, field, cmds

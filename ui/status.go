@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/dembug/dembug/session"
 )
 
 // locationShort is location in fewer cells, for a status line that cannot
@@ -57,4 +59,19 @@ func (m *Model) aliasesStatus(wide bool) string {
 		return strings.TrimPrefix(fl, " · ") + " · "
 	}
 	return fmt.Sprintf("--as ×%d · ", len(a.Types)+len(a.Encoders))
+}
+
+// noMatchNote is what a search or filter that found no update says: that
+// nothing in the file has the name, or that the schema declares it but no
+// update writes it (its value is the instance baseline's, or the default).
+func (m *Model) noMatchNote(q string, mt *session.Matcher, nothing string) string {
+	field, n := m.in.SchemaMatch(mt)
+	if field == "" {
+		return nothing
+	}
+	classes := "1 class"
+	if n != 1 {
+		classes = fmt.Sprintf("%d classes", n)
+	}
+	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s declare it; H on a create shows the baseline)", field, classes)
 }
