@@ -137,6 +137,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil
 			r := m.ix.Ref(int(f.K))
+			m.jumps.force = true
 			return m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(f.Field)})
 		}
 	}

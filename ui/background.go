@@ -162,6 +162,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		if u.Fields() == 0 {
 			h.Field = -1
 		}
+		m.jumps.force = true // a search hit is a jump wherever it lands
 		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
 		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[h.Cmd].Tick), false)
 		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))

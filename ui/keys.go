@@ -26,6 +26,7 @@ type KeyMap struct {
 	ApplyInferred                 key.Binding
 	Before, HeaderFirst           key.Binding
 	Help, Back, Quit              key.Binding
+	JumpBack, JumpForward         key.Binding
 }
 
 // DefaultKeyMap returns the bindings.
@@ -68,6 +69,8 @@ func DefaultKeyMap() KeyMap {
 		Help:          b([]string{"?"}, "?", "this help"),
 		Back:          b([]string{"esc"}, "esc", "close, leave or unfilter"),
 		Quit:          b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
+		JumpBack:      b([]string{"ctrl+o"}, "ctrl+o", "back to before the last jump"),
+		JumpForward:   b([]string{"ctrl+i", "ctrl+n"}, "ctrl+i ctrl+n", "forward again (ctrl+i is tab on most terminals)"),
 	}
 }
 
@@ -94,7 +97,7 @@ func (k KeyMap) groups() []keyGroup {
 	return []keyGroup{
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End, k.NextPane, k.PrevPane}},
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
-		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
+		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent, k.JumpBack, k.JumpForward}},
 		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
 		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.Help, k.Back, k.Quit}},
 	}

@@ -54,6 +54,9 @@ func (promptModal) status(m *Model) (string, string, string) {
 	if m.prompt == promptSearch && m.lastSearch != "" {
 		label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
 	}
+	if e := m.promptEntityDefault(); m.prompt == promptEntity && e >= 0 {
+		label += fmt.Sprintf(" (empty: next of #%d)", e)
+	}
 	left := label + ": " + m.input + "█"
 	return views.StatusBar(left, "enter ok · esc cancel", m.w, m.theme), "", ""
 }

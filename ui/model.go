@@ -172,6 +172,11 @@ type Model struct {
 
 	// A parser's trace beside our decode (compare.go).
 	cmp *comparison
+
+	// Where the jumps came from, for ctrl+o and ctrl+i (jumplist.go), and
+	// the entity e last went to.
+	jumps      jumpList
+	lastEntity int
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -224,6 +229,8 @@ func New(path string, data []byte, opts Options) *Model {
 		lastA: paneTimeline, lastB: paneInspector,
 		cases: session.NewCases(opts.Aliases),
 		cmp:   newComparison(opts.Compare),
+
+		lastEntity: -1,
 	}
 	if c := opts.Compare; c != nil && c.Same() {
 		m.setNote(fmt.Sprintf("compare: no difference in %d reads", c.Compared), false)

@@ -177,6 +177,7 @@ func (m *Model) setSel(s session.Ref) {
 
 // reveal selects s, expanding its packet and message in the timeline.
 func (m *Model) reveal(s session.Ref) tea.Cmd {
+	m.jumps.record(m.sel, s)
 	m.autoExp = map[expKey]bool{}
 	if s.Cmd >= 0 {
 		m.autoExp[expKey{int32(s.Cmd), -1}] = true
