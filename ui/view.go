@@ -295,7 +295,8 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
 			l := m.cache.wire[r]
-			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue}}, 0
+			// The caption names the protobuf field number (not the span's index).
+			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue, Field: l.Field}}, 0
 		}
 		return "Bitstream · " + name, views.HexBits(in)
 	}
@@ -604,7 +605,13 @@ func (m *Model) entityPane(w, h int) (string, string) {
 func (m *Model) schemaPane(w, h int) (string, string) {
 	d, upd, field, _ := m.paneDetail()
 	if d == nil || upd < 0 || upd >= len(d.Snaps) || d.Snaps[upd].Ser == nil {
-		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: "select an entity update"})
+		empty := "select an entity update"
+		if d != nil && upd >= 0 && upd < len(d.Rec.Updates) {
+			// A delete (or a leave of an entity never seen) has no class state.
+			u := &d.Rec.Updates[upd]
+			empty = fmt.Sprintf("a %s of #%d has no serializer to show", u.Op, u.Index)
+		}
+		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: empty})
 	}
 	snap := &d.Snaps[upd]
 	var sel *fieldpath.Path
