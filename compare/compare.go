@@ -57,12 +57,12 @@ type Result struct {
 	// MissingUpdates are updates their trace skipped whole (their reads
 	// are counted in Missing too).
 	MissingUpdates int
-	Extra    int // reads their trace has that we did not make
-	Counts   map[What]int
-	First    *Difference
-	All      []Difference // every difference, in decode order (Options.All)
-	Theirs   int          // reads in their trace
-	Ticks    int          // ticks compared
+	Extra          int // reads their trace has that we did not make
+	Counts         map[What]int
+	First          *Difference
+	All            []Difference // every difference, in decode order (Options.All)
+	Theirs         int          // reads in their trace
+	Ticks          int          // ticks compared
 }
 
 // Same reports whether the two sides agree everywhere.
