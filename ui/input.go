@@ -193,6 +193,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.before = !m.before
 	case key.Matches(msg, k.HeaderFirst):
 		m.headerFirst, m.inspScroll = !m.headerFirst, 0
+	case key.Matches(msg, k.OpStream):
+		m.opsFirst, m.inspScroll = !m.opsFirst, 0
 	case key.Matches(msg, k.NextAnomaly):
 		m.jumps.force = true
 		return m.stepAnomaly(1)

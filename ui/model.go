@@ -117,6 +117,7 @@ type Model struct {
 	// Per-pane scrolling and toggles.
 	inspScroll, entScroll, schScroll int
 	headerFirst                      bool // H: the inspector starts with the update's header (and a create's baseline)
+	opsFirst                         bool // o: the inspector starts with the update's field-path op stream
 	before                           bool
 
 	prefetched bool
@@ -211,6 +212,7 @@ type paneKey struct {
 	orig       bool // the what-if's original side is shown
 	inf        *inference
 	hdr        bool // the update's header and baseline come first
+	ops        bool // the update's op stream comes first
 }
 
 // New returns the root model for a file's bytes.

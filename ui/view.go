@@ -343,7 +343,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
 		sh, _ := m.shown()
 		wi := m.wiHere()
-		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst}
+		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst, ops: m.opsFirst}
 		if wi != nil {
 			key.orig = wi.showOrig
 		}
@@ -409,6 +409,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 						out = append(out, sec)
 					}
 				}
+			}
+			if m.opsFirst && sh.upd >= 0 {
+				out = append([]views.InspectorSection{ExplainOps(sh.data, sh.rec, sh.upd, sh.field)}, out...)
 			}
 			m.cache.insp = out
 		}
