@@ -18,18 +18,19 @@ func ubitvarLines(data []byte, start uint) []views.InspectorLine {
 	low := r.Bits64(4)
 	sel := r.Bits64(2)
 	extra := [4]uint{0, 4, 8, 28}[sel]
-	l := []views.InspectorLine{
-		{Label: "  low 4", Text: fmt.Sprintf("%s = %d (the value's bits 0–3)", bitio.Spell(low, 4), low), Style: views.LineBits},
-		{Label: "  select", Text: fmt.Sprintf("%s = %d → %d more bits follow", bitio.Spell(sel, 2), sel, extra), Style: views.LineBits},
-	}
+	bits := fmt.Sprintf("%s low 4 · %s select: %d more", bitio.Spell(low, 4), bitio.Spell(sel, 2), extra)
 	if extra == 0 {
-		return append(l, views.InspectorLine{Label: "  sum", Text: fmt.Sprintf("%d, in 6 bits", low), Style: views.LineMath})
+		return []views.InspectorLine{
+			{Label: "  bits", Text: bits, Style: views.LineBits},
+			{Label: "  sum", Text: fmt.Sprintf("%d, in 6 bits", low), Style: views.LineMath},
+		}
 	}
 	hi := r.Bits64(extra)
 	if r.Overflowed() {
-		return append(l, views.InspectorLine{Label: "  extra", Text: "past the end of the data", Style: views.LineError})
+		return []views.InspectorLine{{Label: "  bits", Text: bits + " · past the end of the data", Style: views.LineError}}
 	}
-	return append(l,
-		views.InspectorLine{Label: "  extra", Text: fmt.Sprintf("%s = %d (bits 4 and up: × 16 = %d)", bitio.Spell(hi, extra), hi, hi<<4), Style: views.LineBits},
-		views.InspectorLine{Label: "  sum", Text: fmt.Sprintf("%d + %d = %d, in %d bits", low, hi<<4, low|hi<<4, 6+extra), Style: views.LineMath})
+	return []views.InspectorLine{
+		{Label: "  bits", Text: fmt.Sprintf("%s · %s extra", bits, bitio.Spell(hi, extra)), Style: views.LineBits},
+		{Label: "  sum", Text: fmt.Sprintf("%d + %d × 16 = %d, in %d bits", low, hi, low|hi<<4, 6+extra), Style: views.LineMath},
+	}
 }

@@ -26,13 +26,13 @@ func TestUBitVarLines(t *testing.T) {
 		}
 		s := strings.Join(text, "\n")
 		want := []string{
-			fmt.Sprintf("low 4 %s = %d", bitio.Spell(uint64(c.v&15), 4), c.v&15),
-			fmt.Sprintf("→ %d more bits follow", c.extra),
+			fmt.Sprintf("bits %s low 4 · ", bitio.Spell(uint64(c.v&15), 4)),
+			fmt.Sprintf("select: %d more", c.extra),
 		}
 		if c.extra == 0 {
 			want = append(want, fmt.Sprintf("sum %d, in 6 bits", c.v))
 		} else {
-			want = append(want, fmt.Sprintf("= %d, in %d bits", c.v, 6+c.extra), fmt.Sprintf("× 16 = %d", c.v&^15))
+			want = append(want, fmt.Sprintf("sum %d + %d × 16 = %d, in %d bits", c.v&15, c.v>>4, c.v, 6+c.extra), fmt.Sprintf("%s extra", bitio.Spell(uint64(c.v>>4), c.extra)))
 		}
 		for _, x := range want {
 			if !strings.Contains(s, x) {
