@@ -213,6 +213,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.stepDifference(-1)
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
+	case key.Matches(msg, k.Promote):
+		return m.promoteWhatIf()
 	case key.Matches(msg, k.WhatIf):
 		return m.openPicker()
 	case key.Matches(msg, k.Toggle):

@@ -178,6 +178,10 @@ type Model struct {
 	// the entity e last went to.
 	jumps      jumpList
 	lastEntity int
+
+	// The command line a what-if was promoted to (P, promote.go) and how
+	// many values it changed.
+	promoted string
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -313,6 +317,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onWhatIf(msg)
 	case inferMsg:
 		return m, m.onInfer(msg)
+	case promoteMsg:
+		m.onPromote(msg)
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:

@@ -506,6 +506,9 @@ func (m *Model) summary() []views.InspectorSection {
 	} else if a := m.opts.Aliases; !a.Empty() {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
+	if m.promoted != "" {
+		lines = append(lines, views.InspectorLine{Label: "promoted", Text: m.promoted, Style: views.LineMath})
+	}
 	secs := []views.InspectorSection{{Title: "Command", Lines: lines}}
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
 		ml := []views.InspectorLine{
