@@ -219,14 +219,16 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			})
 		}
 		title = fmt.Sprintf("Fields · entity #%d %s %s · %s", u.Index, u.Class, u.Op, views.Count(u.NumFields, "field"))
-		if n := d.Report.Anomalous(u.FirstField, u.NumFields); n > 0 {
-			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
-				title += more
-			}
-		}
 		key := paneKey{detail: d, upd: m.sel.Upd}
 		if m.cache.fieldsKey != key {
 			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
+		}
+		// The count agrees with the rows' markers (and L): anomalies that
+		// grade (not a default-decoder read alone) and are not muted.
+		if n := markedRows(m.cache.fields); n > 0 {
+			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
+				title += more
+			}
 		}
 		return title, views.FieldTable(views.FieldTableInput{
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,

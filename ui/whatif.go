@@ -513,13 +513,13 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 		was = "misaligned: " + wi.Orig.Err.Error()
 	}
 	l = append(l, views.InspectorLine{Label: "was", Text: was, Style: views.LineDim})
-	ns, nw := wi.Rep.Strength()
-	os, ow := wi.OrigRep.Strength()
+	ns, nw := markedStrength(&wi.Rep)
+	os, ow := markedStrength(&wi.OrigRep)
 	st := views.LinePlain
 	if ns > 0 {
 		st = views.LineWarn
 	}
-	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak remain (were %d strong, %d weak)", ns, nw, os, ow), Style: st})
+	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak in the what-if; the original had %d strong, %d weak", ns, nw, os, ow), Style: st})
 	changed := wi.Changed(u, pairs)
 	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %s of this update changed; updates %d (were %d)", changed, views.Count(len(pairs), "field"), len(wi.Rec.Updates), len(wi.Orig.Updates))})
 	side := "the what-if decode · x shows the original · esc leaves"
