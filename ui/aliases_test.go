@@ -18,7 +18,7 @@ func TestScreenAliasesShown(t *testing.T) {
 	screenTestWith(t, "patched.dem", patchedDota(t), Options{NoColor: true, Aliases: a}, func(hs *harness) {
 		hs.keys("/")
 		hs.typ("m_angRotation")
-		hs.keys("enter")
+		hs.keys("enter", "tab") // tab: the search's note gives way
 	}, func(t *testing.T, hs *harness, s string) {
 		if f := selField(hs); f == nil || !strings.HasSuffix(f.Name, "m_angRotation") {
 			t.Fatalf("selected %+v", f)

@@ -724,7 +724,8 @@ func (m *Model) statusLine() string {
 			right = m.scanNarrow()
 		}
 	}
-	if md == nil && !m.opts.Aliases.Empty() {
+	if md == nil && !m.opts.Aliases.Empty() && (m.w >= 100 || m.note == "") {
+		// (a narrow line gives a note the room)
 		right = m.aliasesStatus(m.w >= 100) + right
 	}
 	if m.fatal == "" && m.note == "" && views.Width(left)+1+views.Width(right) > m.w {
