@@ -339,9 +339,10 @@ func (wi *whatIf) outcome() string {
 	} else {
 		s += "still misaligned"
 	}
-	now, _ := wi.Rep.Strength()
-	was, _ := wi.OrigRep.Strength()
-	s += fmt.Sprintf(" · %d strong anomalies (were %d) · x original/what-if · esc leaves", now, was)
+	// Counted as the markers and the inspector count them.
+	now, _ := markedStrength(&wi.Rep)
+	was, _ := markedStrength(&wi.OrigRep)
+	s += fmt.Sprintf(" · %s (were %d) · x original/what-if · esc leaves", views.Count(now, "strong anomaly|strong anomalies"), was)
 	return s
 }
 
