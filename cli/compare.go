@@ -156,7 +156,7 @@ func CompareSummary(res *compare.Result) string {
 	}
 	s += fmt.Sprintf("; %d of ours missing from theirs, %d of theirs extra", res.Missing, res.Extra)
 	if res.MissingUpdates > 0 {
-		s += fmt.Sprintf("; %d updates their trace skips whole", res.MissingUpdates)
+		s += fmt.Sprintf("; %d update%s their trace skips whole", res.MissingUpdates, map[bool]string{true: "s"}[res.MissingUpdates != 1])
 	}
 	return s
 }

@@ -48,7 +48,7 @@ func TestCompareFindsSkippedUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := runDembug("compare", path, p)
-	if err == nil || !strings.Contains(out, "missing update") || !strings.Contains(out, "1 updates their trace skips whole") {
+	if err == nil || !strings.Contains(out, "missing update") || !strings.Contains(out, "1 update their trace skips whole") {
 		t.Fatalf("compare: %v\n%s", err, out)
 	}
 	var ids []string

@@ -26,7 +26,11 @@ func (d *Difference) Sentence() string {
 		if o.Baseline {
 			where = "baseline"
 		}
-		return fmt.Sprintf("their trace reads nothing of entity %d at this tick; we read %d fields of its %s (the first: %s, %d bits at %s)", d.Entity, d.Reads, where, o.Name, o.Bits, bitio.Offset(uint(o.Offset)))
+		fields := "fields"
+		if d.Reads == 1 {
+			fields = "field"
+		}
+		return fmt.Sprintf("their trace reads nothing of entity %d at this tick; we read %d %s of its %s (the first: %s, %d bits at %s)", d.Entity, d.Reads, fields, where, o.Name, o.Bits, bitio.Offset(uint(o.Offset)))
 	case Extra:
 		return fmt.Sprintf("their trace has this read (line %d), we made none", t.Line)
 	case Order:
