@@ -52,7 +52,7 @@ func WriteUnknowns(w io.Writer, s *schema.Schema) {
 		}
 	}
 	fmt.Fprintf(w, "%d types and %d encoders unknown to decoder choice. Unknown types are read by the default decoder\n"+
-		"(unsigned varint: right for enums and ids, as the seed says); unknown encoders are ignored. After a patch,\n"+
+		"(unsigned varint: right for enums and ids); unknown encoders are ignored. After a patch,\n"+
 		"`dembug check` tests which of them breaks alignment and what it behaves as.\n", types, encs)
 	for _, u := range us {
 		fmt.Fprintf(w, "  %-7s %-40s %4d fields  e.g. %s\n", u.Kind, u.Name, u.Fields, strings.Join(u.Sample, ", "))

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/infer"
@@ -53,6 +54,8 @@ type CheckResult struct {
 	MutedAnomalies int `json:"muted_anomalies,omitempty"`
 	// FormatReport: the game's source, a capture's end, unknown format.
 	FormatReport
+	// Warnings are --as names the file lacks (missingAliases).
+	Warnings []string `json:"warnings,omitempty"`
 
 	unreadable bool // the file could not be read at all
 }
@@ -196,8 +199,9 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 			res.Fallbacks = fb
 		}
 		res.Unknown = unknownNames(r.Schema)
+		res.Warnings = missingAliases(o.Aliases, r.Schema)
 		for n := range r.Schema.NewUnknowns(o.Since) {
-			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name})
+			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name, Fields: len(r.Schema.Carrying(n.Kind, n.Name))})
 		}
 		sort.Slice(res.NewSince, func(i, j int) bool { return res.NewSince[i].Name < res.NewSince[j].Name })
 	}
@@ -286,6 +290,10 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 	o.Strings = decoder.NewPool()
 	defer o.Strings.Release()
 	res, _ = CheckWith(path, f.Data, o)
+	// A file that is no demo at all (its first bytes are not the magic's)
+	// has its error and no summary of zeros.
+	n := min(len(f.Data), len(container.Magic))
+	res.unreadable = res.unreadable || string(f.Data[:n]) != container.Magic[:n] || n == 0
 	return res
 }
 
@@ -303,6 +311,9 @@ func checkCmd() *cobra.Command {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			aliases, err := parseAs(as)
 			if err != nil {
+				return err
+			}
+			if err := checkMute(mute, args[0]); err != nil {
 				return err
 			}
 			failed := false
@@ -328,13 +339,19 @@ func checkCmd() *cobra.Command {
 					b, _ := json.Marshal(res)
 					fmt.Fprintln(out, string(b))
 				} else if !res.unreadable {
-					// (a file that could not be read has no summary)
+					// (a file that could not be read, or is no demo, has no summary)
 					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
 						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
 					printFormat(out, errw, path, res.FormatReport)
 				}
+				if since != "" && !asJSON && !res.unreadable && res.Error == "" {
+					printSince(out, path, since, res.NewSince)
+				}
 				if anomalies && !asJSON && !res.unreadable {
 					printAnomalies(out, path, res.Anomalies, res.MutedAnomalies)
+				}
+				for _, w := range res.Warnings {
+					fmt.Fprintf(errw, "%s: warning: %s\n", path, w)
 				}
 				if res.Error != "" {
 					fmt.Fprintf(errw, "%s: error: %s\n", path, res.Error)

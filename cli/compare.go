@@ -49,6 +49,7 @@ type CompareResult struct {
 	Compared        int                 `json:"compared"`
 	Equal           int                 `json:"equal"`
 	Missing         int                 `json:"missing"`
+	MissingUpdates  int                 `json:"missing_updates,omitempty"`
 	Extra           int                 `json:"extra"`
 	Theirs          int                 `json:"theirs"`
 	Ticks           int                 `json:"ticks"`
@@ -86,6 +87,11 @@ func JSONDifference(d *compare.Difference) *CompareDifference {
 
 // CompareFiles compares a replay's decode with a parser's trace.
 func CompareFiles(data []byte, theirs io.Reader, aliases schema.Aliases, all bool) (compare.Result, error) {
+	return compareFilesWith(data, theirs, aliases, compare.Options{All: all})
+}
+
+// compareFilesWith is CompareFiles with the comparison's options.
+func compareFilesWith(data []byte, theirs io.Reader, aliases schema.Aliases, o compare.Options) (compare.Result, error) {
 	t, err := compare.ParseTrace(theirs)
 	if err != nil {
 		return compare.Result{}, err
@@ -93,7 +99,7 @@ func CompareFiles(data []byte, theirs io.Reader, aliases schema.Aliases, all boo
 	if len(t) == 0 {
 		return compare.Result{}, fmt.Errorf("the trace holds no reads")
 	}
-	return compare.CompareReplay(data, aliases, t, compare.Options{All: all})
+	return compare.CompareReplay(data, aliases, t, o)
 }
 
 // compareForTUI compares a replay with the trace at path for the debugger.
@@ -134,7 +140,7 @@ func CompareSummary(res *compare.Result) string {
 	var kinds []string
 	differ := 0
 	for k, n := range res.Counts {
-		if k != compare.Missing && k != compare.Extra {
+		if k != compare.Missing && k != compare.Extra && k != compare.MissingUpdate {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
 			differ += n
 		}
@@ -148,7 +154,11 @@ func CompareSummary(res *compare.Result) string {
 	if len(kinds) > 0 {
 		s += " (" + strings.Join(kinds, ", ") + ")"
 	}
-	return s + fmt.Sprintf("; %d of ours missing from theirs, %d of theirs extra", res.Missing, res.Extra)
+	s += fmt.Sprintf("; %d of ours missing from theirs, %d of theirs extra", res.Missing, res.Extra)
+	if res.MissingUpdates > 0 {
+		s += fmt.Sprintf("; %d update%s their trace skips whole", res.MissingUpdates, map[bool]string{true: "s"}[res.MissingUpdates != 1])
+	}
+	return s
 }
 
 func writeSides(w io.Writer, d *compare.Difference) {
@@ -213,6 +223,7 @@ func orDash(s string) string {
 func compareCmd() *cobra.Command {
 	var as []string
 	var all, asJSON bool
+	var entities []int
 	cmd := &cobra.Command{
 		Use:   "compare FILE THEIRS.jsonl",
 		Short: "Compare a parser's own trace of its field reads with dembug's decode: the first read where they part",
@@ -247,6 +258,9 @@ func compareCmd() *cobra.Command {
 			if err != nil {
 				return fail(err)
 			}
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fail(fmt.Errorf("%s: %w", args[0], err))
+			}
 			var in io.Reader = cmd.InOrStdin()
 			if args[1] != "-" {
 				f, err := os.Open(args[1])
@@ -256,14 +270,24 @@ func compareCmd() *cobra.Command {
 				defer f.Close()
 				in = f
 			}
-			res, err := CompareFiles(data, in, aliases, all)
+			o := compare.Options{All: all}
+			if len(entities) > 0 {
+				o.Entities = map[int32]bool{}
+				for _, e := range entities {
+					if e < 0 || e > 1<<24 {
+						return fail(fmt.Errorf("--entities %d: an entity index is 0 or more", e))
+					}
+					o.Entities[int32(e)] = true
+				}
+			}
+			res, err := compareFilesWith(data, in, aliases, o)
 			if err != nil {
 				return fail(fmt.Errorf("%s: %w", args[1], err))
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				j := CompareResult{FirstDifference: JSONDifference(res.First), Compared: res.Compared, Equal: res.Equal,
-					Missing: res.Missing, Extra: res.Extra, Theirs: res.Theirs, Ticks: res.Ticks, Kinds: map[string]int{}}
+					Missing: res.Missing, MissingUpdates: res.MissingUpdates, Extra: res.Extra, Theirs: res.Theirs, Ticks: res.Ticks, Kinds: map[string]int{}}
 				for k, n := range res.Counts {
 					j.Kinds[string(k)] = n
 				}
@@ -282,6 +306,7 @@ func compareCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "list every difference, not only the first")
+	cmd.Flags().IntSliceVar(&entities, "entities", nil, "compare only these entities (e.g. 1,5); else every update at the ticks their trace covers, one it skips whole included")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	addAsFlag(cmd, &as)
 	return cmd

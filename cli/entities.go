@@ -102,6 +102,9 @@ func entitiesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
 			r, runErr := runTo(data, tick, aliases)
 			if r != nil {
 				if err := WriteEntities(cmd.OutOrStdout(), r.Entities); err != nil {

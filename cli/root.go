@@ -51,6 +51,9 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			// open starts the debugger, at the first difference with
 			// their trace when --compare names one.
 			open := func(name string, data []byte) error {
+				if err := checkAliasNames(data, aliases); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
 				if theirs == "" || OpenTUICompare == nil {
 					return OpenTUI(name, data, aliases)
 				}

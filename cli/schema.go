@@ -109,6 +109,9 @@ func schemaCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if diff && asJSON {
+				return runSchemaDiffJSON(cmd.OutOrStdout(), args[0], args[1], class, aliases)
+			}
 			if diff {
 				return runSchemaDiff(cmd.OutOrStdout(), args[0], args[1], class, aliases)
 			}
@@ -119,6 +122,9 @@ func schemaCmd() *cobra.Command {
 			r, err := loadSchema(data, aliases)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if miss := missingAliases(aliases, r.Schema); len(miss) > 0 {
+				return fmt.Errorf("%s: %s", args[0], strings.Join(miss, "\n"))
 			}
 			write := WriteSchema
 			if asJSON {
@@ -167,7 +173,7 @@ func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliase
 		kept = append(kept, c)
 	}
 	printDiff(w, kept, schemas[1].Game)
-	fmt.Fprintf(w, "\nbuild %d → %d: %d changes", builds[0], builds[1], shown)
+	fmt.Fprintf(w, "\n%s: %d changes", buildsText(builds[0], builds[1]), shown)
 	for _, k := range []schema.ChangeKind{schema.ClassAdded, schema.ClassRemoved, schema.FieldAdded, schema.FieldRemoved, schema.FieldChanged, schema.FieldMoved} {
 		if counts[k] > 0 {
 			fmt.Fprintf(w, ", %d %s", counts[k], k)

@@ -86,6 +86,9 @@ func statsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
 			r, runErr := runGathering(data, aliases)
 			switch {
 			case r == nil || r.Schema == nil:

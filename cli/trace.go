@@ -43,6 +43,9 @@ type TraceOptions struct {
 	// spawn group, PVS bits) before its fields, and a delta message's
 	// deletion list ("in":"deletions") after its updates.
 	Headers bool
+	// Ops writes each update's field-path op stream instead of its reads
+	// (appendTraceOps): one object per op, the finish op last.
+	Ops bool
 }
 
 // TraceWith is Trace with options.
@@ -91,6 +94,10 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 						bw.Write(line)
 					}
 				}
+			}
+			if o.Ops {
+				bw.Write(appendTraceOps(line[:0], loc, u, m.Fields[u.FirstField:u.FirstField+u.NumFields], pe.EntityData))
+				continue
 			}
 			var data []byte
 			if o.Explain {
@@ -231,12 +238,15 @@ func appendJSONString(b []byte, s string) []byte {
 func traceCmd() *cobra.Command {
 	var tick, ent int64
 	var as []string
-	var baselines, explain, allTicks, headers bool
+	var baselines, explain, allTicks, headers, ops bool
 	cmd := &cobra.Command{
 		Use:   "trace FILE (--tick N | --all-ticks) [--entity I] [--baselines] [--explain]",
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("entity") && ent < 0 {
+				return fmt.Errorf("--entity %d: an entity index is 0 or more (leave --entity out for every entity)", ent)
+			}
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
 			}
@@ -248,7 +258,10 @@ func traceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks, Headers: headers}); err != nil {
+			if err := checkAliasNames(data, aliases); err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks, Headers: headers, Ops: ops}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			return nil
@@ -257,6 +270,7 @@ func traceCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&tick, "tick", 0, "demo tick to trace")
 	cmd.Flags().Int64Var(&ent, "entity", -1, "only this entity index")
 	cmd.Flags().BoolVar(&baselines, "baselines", false, "also print each created entity's baseline reads (\"in\":\"baseline\", offsets inside the baseline)")
+	cmd.Flags().BoolVar(&ops, "ops", false, "print each update's field-path op stream instead of its reads: one JSON object per op (op, code, bit_offset, bits, code_bits, operand_bits, operand, path_before, path; the finish op last, path null)")
 	cmd.Flags().BoolVar(&headers, "headers", false, "also print each update's header (\"in\":\"header\": index delta, command bits, class id, serial, spawn group) and each deletion list (\"in\":\"deletions\")")
 	cmd.Flags().BoolVar(&explain, "explain", false, "add each read's walk-through from its bits to its value (an \"explain\" list of steps)")
 	cmd.Flags().BoolVar(&allTicks, "all-ticks", false, "trace every tick of the file (a whole-file trace for compare)")

@@ -15,6 +15,10 @@ const (
 	Missing What = "missing" // we read it, they did not
 	Extra   What = "extra"   // they read it, we did not
 	Order   What = "order"   // both read it, in another place among the tick's reads
+	// MissingUpdate is an update we decoded at a tick their trace covers,
+	// of an entity their trace reads nothing of at that tick: their parser
+	// skipped the whole update. One difference stands for its reads.
+	MissingUpdate What = "missing update"
 )
 
 // Difference is one place where the two sides part.
@@ -26,7 +30,10 @@ type Difference struct {
 	Field  string
 	Theirs *Read // nil when missing
 	Ours   *Read // nil when extra
-	data   []byte
+	// Reads is how many reads of ours a missing update holds (Ours is
+	// the first).
+	Reads int
+	data  []byte
 }
 
 // ReadBits are the bits each side read, as a reader takes them ("0110…"), at
@@ -47,12 +54,15 @@ type Result struct {
 	Compared int // reads both sides made
 	Equal    int // of them, the ones that agree
 	Missing  int // reads we made that their trace lacks
-	Extra    int // reads their trace has that we did not make
-	Counts   map[What]int
-	First    *Difference
-	All      []Difference // every difference, in decode order (Options.All)
-	Theirs   int          // reads in their trace
-	Ticks    int          // ticks compared
+	// MissingUpdates are updates their trace skipped whole (their reads
+	// are counted in Missing too).
+	MissingUpdates int
+	Extra          int // reads their trace has that we did not make
+	Counts         map[What]int
+	First          *Difference
+	All            []Difference // every difference, in decode order (Options.All)
+	Theirs         int          // reads in their trace
+	Ticks          int          // ticks compared
 }
 
 // Same reports whether the two sides agree everywhere.
@@ -61,22 +71,27 @@ func (r *Result) Same() bool { return r.First == nil }
 // Options are the comparison's settings.
 type Options struct {
 	All bool // keep every difference, not only the first
+	// Entities, when set, narrows the comparison to these entities
+	// (compare --entities); else every update we decode at a tick their
+	// trace covers is compared, and one their trace lacks is a
+	// MissingUpdate.
+	Entities map[int32]bool
 }
 
-// Scope is what a trace covers: its ticks, its entities and whether it logs
-// instance baseline reads. Our reads outside it are not compared.
+// Scope is what a trace covers: its ticks, the entities compared (nil:
+// every one) and whether it logs instance baseline reads. Our reads outside
+// it are not compared.
 type Scope struct {
 	Ticks     map[int64]bool
 	Entities  map[int32]bool
 	Baselines bool
 }
 
-// ScopeOf is the scope of a trace.
+// ScopeOf is the scope of a trace: its ticks, every entity.
 func ScopeOf(theirs []Read) Scope {
-	s := Scope{Ticks: map[int64]bool{}, Entities: map[int32]bool{}}
+	s := Scope{Ticks: map[int64]bool{}}
 	for i := range theirs {
 		s.Ticks[theirs[i].Tick] = true
-		s.Entities[theirs[i].Entity] = true
 		s.Baselines = s.Baselines || theirs[i].Baseline
 	}
 	return s
@@ -84,8 +99,11 @@ func ScopeOf(theirs []Read) Scope {
 
 // Has reports whether a read of ours is inside the scope.
 func (s *Scope) Has(tick int64, entity int32, baseline bool) bool {
-	return s.Ticks[tick] && s.Entities[entity] && (!baseline || s.Baselines)
+	return s.Ticks[tick] && s.HasEntity(entity) && (!baseline || s.Baselines)
 }
+
+// HasEntity reports whether an entity is compared.
+func (s *Scope) HasEntity(entity int32) bool { return s.Entities == nil || s.Entities[entity] }
 
 // Compare sets theirs beside ours (a whole decode's reads, in order): New,
 // then Tick with each tick's reads, then Finish.
@@ -124,8 +142,12 @@ type Comparer struct {
 // New starts a comparison with their trace.
 func New(theirs []Read, o Options) *Comparer {
 	c := &Comparer{o: o, scope: ScopeOf(theirs), byPath: true, theirs: map[int64][]*Read{}}
+	c.scope.Entities = o.Entities
 	c.res = Result{Counts: map[What]int{}, Theirs: len(theirs)}
 	for i := range theirs {
+		if !c.scope.HasEntity(theirs[i].Entity) {
+			continue // narrowed away (--entities): neither side's reads count
+		}
 		c.byPath = c.byPath && theirs[i].Path != nil
 		t := theirs[i].Tick
 		if _, ok := c.theirs[t]; !ok {
@@ -252,6 +274,13 @@ func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
 		return readKey{entity: r.Entity, baseline: r.Baseline, field: ids.id(r, byPath)}
 	})
 	inOrder := longestIncreasing(match)
+	// The entities their trace reads at this tick: an update of another
+	// is one they skipped whole.
+	theirEnts := make(map[int32]bool, 8)
+	for _, r := range theirs {
+		theirEnts[r.Entity] = true
+	}
+	skipped := map[readKey]int{} // (entity, baseline) → index in diffs
 
 	type placed struct {
 		pos int // 2×our index; +1 for a read only theirs has
@@ -276,6 +305,19 @@ func compareTick(res *Result, ours, theirs []*Read, byPath bool, o Options) {
 	}
 	for i, or := range ours {
 		j := match[i]
+		if j < 0 && !theirEnts[or.Entity] {
+			res.Missing++
+			k := readKey{entity: or.Entity, baseline: or.Baseline}
+			if at, ok := skipped[k]; ok {
+				diffs[at].d.Reads++
+				continue
+			}
+			res.MissingUpdates++
+			skipped[k] = len(diffs)
+			add(2*i, MissingUpdate, or, nil, or.data)
+			diffs[len(diffs)-1].d.Reads = 1
+			continue
+		}
 		if j < 0 {
 			res.Missing++
 			add(2*i, Missing, or, nil, or.data)

@@ -113,7 +113,8 @@ func TestCompareHandMade(t *testing.T) {
 	for i := range theirs {
 		theirs[i].Line = i + 1
 	}
-	res := Compare(ours, theirs, Options{All: true})
+	// Narrowed to entity 5 (compare --entities 5): entity 6 is left out.
+	res := Compare(ours, theirs, Options{All: true, Entities: map[int32]bool{5: true}})
 	var got []string
 	for _, d := range res.All {
 		got = append(got, strconv.Itoa(int(d.Tick))+" "+d.Field+" "+string(d.What))
@@ -124,8 +125,20 @@ func TestCompareHandMade(t *testing.T) {
 		t.Fatalf("got %s (compared %d equal %d missing %d extra %d ticks %d)\nwant %s",
 			strings.Join(got, ", "), res.Compared, res.Equal, res.Missing, res.Extra, res.Ticks, want)
 	}
-	if same := Compare(ours, theirs[:2], Options{}); !same.Same() || same.Compared != 2 {
-		t.Fatalf("a trace of part of a tick: %+v", same.First)
+	if same := Compare(ours, theirs[:2], Options{Entities: map[int32]bool{5: true}}); !same.Same() || same.Compared != 2 {
+		t.Fatalf("a trace of part of a tick, narrowed to its entity: %+v", same.First)
+	}
+	// Not narrowed: within the ticks their trace covers, the update of
+	// entity 6 at tick 1 it has no read of is reported, once for its read.
+	all := Compare(ours, theirs, Options{All: true})
+	if d := all.First; d == nil || d.What != MissingUpdate || d.Tick != 1 || d.Entity != 6 || d.Reads != 1 || all.MissingUpdates != 1 || all.Missing != 2 {
+		t.Fatalf("first %+v, %d missing updates, %d missing reads", d, all.MissingUpdates, all.Missing)
+	}
+	if s := all.First.Sentence(); !strings.Contains(s, "reads nothing of entity 6") {
+		t.Fatalf("sentence %q", s)
+	}
+	if part := Compare(ours, theirs[:2], Options{}); part.Same() || part.First.What != MissingUpdate {
+		t.Fatalf("a trace skipping entity 6 at tick 1 compares equal")
 	}
 }
 

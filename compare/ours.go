@@ -113,7 +113,7 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		var data []byte // copied once the message has a read in scope
 		for ui := range pm.Updates {
 			u := &pm.Updates[ui]
-			if scope != nil && !scope.Entities[u.Index] {
+			if scope != nil && !scope.HasEntity(u.Index) {
 				continue
 			}
 			if u.Op == provenance.Create && (scope == nil || scope.Baselines) {

@@ -21,6 +21,16 @@ func (d *Difference) Sentence() string {
 		return fmt.Sprintf("they got %s, we got %s", t.Value, o.Value)
 	case Missing:
 		return fmt.Sprintf("we read it (%d bits at %s, %s), their trace has no such read", o.Bits, bitio.Offset(uint(o.Offset)), o.Decoder)
+	case MissingUpdate:
+		where := "update"
+		if o.Baseline {
+			where = "baseline"
+		}
+		fields := "fields"
+		if d.Reads == 1 {
+			fields = "field"
+		}
+		return fmt.Sprintf("their trace reads nothing of entity %d at this tick; we read %d %s of its %s (the first: %s, %d bits at %s)", d.Entity, d.Reads, fields, where, o.Name, o.Bits, bitio.Offset(uint(o.Offset)))
 	case Extra:
 		return fmt.Sprintf("their trace has this read (line %d), we made none", t.Line)
 	case Order:

@@ -100,6 +100,16 @@ func (m *Model) listBody(w, h int) (string, string) {
 	title := fmt.Sprintf("Anomalies · %d (%d strong) · enter go to · m mute/unmute · esc closes", all, strong)
 	if !m.ix.Done {
 		title += " · still indexing"
+	} else if !m.ix.GradeDone {
+		title += " · still grading"
+	}
+	if len(vr) == 0 {
+		// "so far" only while the grading pass runs.
+		empty := " no anomalies in the file"
+		if !m.ix.Done || !m.ix.GradeDone {
+			empty += " so far (still grading)"
+		}
+		return title, views.Block(m.theme.Dim.Render(empty), w, h)
 	}
 	return title, views.AnomalyList(vr, m.list.sel, w, h, m.theme)
 }
@@ -140,6 +150,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil
 			r := m.ix.Ref(int(f.K))
+			m.jumps.force = true
 			return m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(f.Field)})
 		}
 	}

@@ -162,6 +162,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		if u.Fields() == 0 {
 			h.Field = -1
 		}
+		m.jumps.force = true // a search hit is a jump wherever it lands
 		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
 		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[h.Cmd].Tick), false)
 		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))
@@ -174,7 +175,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	if j.filter {
 		return tea.Batch(m.applyFilterHits(j), m.resumeGrading())
 	}
-	m.setNote(fmt.Sprintf("no field or class matches %q", j.q), true)
+	m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no field or class matches %q", j.q)), true)
 	return m.resumeGrading()
 }
 
@@ -188,4 +189,17 @@ func (m *Model) scanStatus() string {
 		what = "filtering"
 	}
 	return fmt.Sprintf("%s %q %d%% · esc cancels · ", what, m.scan.q, int(m.scan.progress*100))
+}
+
+// scanNarrow is scanStatus for a narrow status line: what runs, how far,
+// and the key that stops it.
+func (m *Model) scanNarrow() string {
+	if m.scan == nil {
+		return ""
+	}
+	what := "searching"
+	if m.scan.filter {
+		what = "filtering"
+	}
+	return fmt.Sprintf("%s %d%% · esc cancels", what, int(m.scan.progress*100))
 }

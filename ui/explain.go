@@ -94,9 +94,16 @@ func Explain(in ExplainInput) []views.InspectorSection {
 
 	// What.
 	val := f.Value.TextAs(f.Decoder)
-	if f.Prev.Kind != decoder.KindNone {
+	switch {
+	case u.Op == provenance.Create && f.Prev.Kind != decoder.KindNone:
+		// A create starts from its class's instance baseline: what it
+		// replaces is the baseline's value.
+		val += "  (baseline: " + f.Prev.TextAs(f.Decoder) + ")"
+	case u.Op == provenance.Create:
+		val += "  (the baseline does not set it)"
+	case f.Prev.Kind != decoder.KindNone:
 		val += "  (was " + f.Prev.TextAs(f.Decoder) + ")"
-	} else {
+	default:
 		val += "  (was unset)"
 	}
 	what := []views.InspectorLine{
@@ -131,7 +138,11 @@ func Explain(in ExplainInput) []views.InspectorSection {
 			dl = append(dl, views.InspectorLine{Label: "schema", Text: "would choose: " + f.Why, Style: views.LineDim})
 		}
 	} else if f.Why != "" {
-		dl = append(dl, views.InspectorLine{Label: "why", Text: f.Why})
+		why := f.Why
+		if s := f.Schema; s != nil && s.Alias != "" {
+			why = s.Alias + " (--as): " + why // the choice an alias made, not the schema
+		}
+		dl = append(dl, views.InspectorLine{Label: "why", Text: why})
 	}
 	if s := f.Schema; s != nil {
 		typ := s.VarType
@@ -189,7 +200,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	op := f.Op
 	code := fieldpath.CodeOf(op.Op)
 	pl = append(pl, views.InspectorLine{Label: "op", Text: op.Op.String()})
-	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%d bits, Huffman)", code.String(), code.Len)})
+	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%s, Huffman)", code.String(), bitsWord(int(code.Len)))})
 	var pr bitio.Reader
 	pr.Reset(in.Data)
 	pr.Seek(op.Start)

@@ -87,7 +87,7 @@ func TestExplainQuantized(t *testing.T) {
 		"2214 / 8191 × 255.96875 = 69.1875",
 		"69.1875",
 		"PlusOne",
-		fieldpath.CodeOf(fieldpath.PlusOne).String()+" (1 bits, Huffman)",
+		fieldpath.CodeOf(fieldpath.PlusOne).String()+" (1 bit, Huffman)",
 	)
 }
 

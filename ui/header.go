@@ -32,6 +32,7 @@ func ExplainHeader(data []byte, rec *provenance.Message, ui int, classBits uint,
 		switch h.Name {
 		case "index delta":
 			l = append(l, headerLine("index", fmt.Sprintf("delta %d as a ubitvar: %d + %d + 1 = entity #%d", v, prev, v, prev+int32(v)+1), h))
+			l = append(l, ubitvarLines(data, h.Start)...)
 		case "command":
 			what := map[uint64]string{0: "update", 1: "leave", 2: "create", 3: "leave and delete"}[v]
 			l = append(l, headerLine("command", fmt.Sprintf("%d: leave bit %d, create/delete bit %d → %s", v, v&1, v>>1, what), h))

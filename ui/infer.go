@@ -73,7 +73,7 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
 		if ch.Break != nil {
 			f := ch.Findings[0]
-			return m.breakSuspect(ch.Break, fmt.Sprintf("first read of %s %s, which decoder choice does not know: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As))
+			return m.breakSuspect(ch.Break, fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As))
 		}
 	}
 	if m.misaligned() {
@@ -126,7 +126,7 @@ func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 		return l
 	}
 	if n := len(inf.unknowns); n > 0 && misaligned {
-		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d names decoder choice does not know (DEM_SendTables lists them); those this message reads were tested", n)})
+		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d types or encoders without a decoder rule (DEM_SendTables lists them); those this message reads were tested", n)})
 	} else if n > 0 {
 		var names []string
 		for i, u := range inf.unknowns {
@@ -136,7 +136,7 @@ func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 			}
 			names = append(names, fmt.Sprintf("%s %s (%d)", u.Kind, u.Name, u.Fields))
 		}
-		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d names decoder choice does not know: %s", n, strings.Join(names, ", "))})
+		l = append(l, views.InspectorLine{Label: "unknown", Text: fmt.Sprintf("%d types or encoders without a decoder rule: %s", n, strings.Join(names, ", "))})
 	}
 	if !misaligned {
 		for _, ne := range m.ix.Values {

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -168,6 +165,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.follow()
 			m.setNote("filter cleared", false)
 		}
+	case key.Matches(msg, k.JumpBack):
+		return m.jumpBack()
+	case key.Matches(msg, k.JumpForward) && msg.String() != "tab":
+		return m.jumpForward()
 	case key.Matches(msg, k.NextPane):
 		m.cycleFocus(1)
 	case key.Matches(msg, k.PrevPane):
@@ -192,20 +193,28 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.before = !m.before
 	case key.Matches(msg, k.HeaderFirst):
 		m.headerFirst, m.inspScroll = !m.headerFirst, 0
+	case key.Matches(msg, k.OpStream):
+		m.opsFirst, m.inspScroll = !m.opsFirst, 0
 	case key.Matches(msg, k.NextAnomaly):
+		m.jumps.force = true
 		return m.stepAnomaly(1)
 	case key.Matches(msg, k.PrevAnomaly):
+		m.jumps.force = true
 		return m.stepAnomaly(-1)
 	case key.Matches(msg, k.ListAnomalies):
 		m.list = &anomList{}
 	case key.Matches(msg, k.MuteField):
 		m.muteSelectedField()
 	case key.Matches(msg, k.NextDiff):
+		m.jumps.force = true
 		return m.stepDifference(1)
 	case key.Matches(msg, k.PrevDiff):
+		m.jumps.force = true
 		return m.stepDifference(-1)
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
+	case key.Matches(msg, k.Promote):
+		return m.promoteWhatIf()
 	case key.Matches(msg, k.WhatIf):
 		return m.openPicker()
 	case key.Matches(msg, k.Toggle):
@@ -364,15 +373,8 @@ func (m *Model) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.prompt = promptNone
 		switch kind {
 		case promptTick, promptEntity:
-			n, err := strconv.Atoi(strings.TrimSpace(text))
-			if err != nil {
-				m.setNote(fmt.Sprintf("%q is not a number", text), true)
-				return nil
-			}
-			if kind == promptTick {
-				return m.gotoTick(n)
-			}
-			return m.gotoEntity(n)
+			m.jumps.force = true
+			return m.promptNumber(kind, text)
 		case promptSearch:
 			return m.doSearch(text)
 		case promptFilter:

@@ -26,6 +26,8 @@ type KeyMap struct {
 	ApplyInferred                 key.Binding
 	Before, HeaderFirst           key.Binding
 	Help, Back, Quit              key.Binding
+	JumpBack, JumpForward         key.Binding
+	OpStream, Promote             key.Binding
 }
 
 // DefaultKeyMap returns the bindings.
@@ -68,6 +70,10 @@ func DefaultKeyMap() KeyMap {
 		Help:          b([]string{"?"}, "?", "this help"),
 		Back:          b([]string{"esc"}, "esc", "close, leave or unfilter"),
 		Quit:          b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
+		Promote:       b([]string{"P"}, "P", "what-if: decode the whole file that way (--as)"),
+		OpStream:      b([]string{"o"}, "o", "inspector: the update's field-path ops"),
+		JumpBack:      b([]string{"ctrl+o"}, "ctrl+o", "back to before the last jump"),
+		JumpForward:   b([]string{"ctrl+i", "ctrl+n"}, "ctrl+i ctrl+n", "forward again (ctrl+i is tab on most terminals)"),
 	}
 }
 
@@ -94,9 +100,9 @@ func (k KeyMap) groups() []keyGroup {
 	return []keyGroup{
 		{"Move", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.PageUp, k.PageDown, k.Home, k.End, k.NextPane, k.PrevPane}},
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
-		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent}},
-		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
-		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.Help, k.Back, k.Quit}},
+		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent, k.JumpBack, k.JumpForward}},
+		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.Promote, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
+		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.OpStream, k.Help, k.Back, k.Quit}},
 	}
 }
 

@@ -54,6 +54,9 @@ func (promptModal) status(m *Model) (string, string, string) {
 	if m.prompt == promptSearch && m.lastSearch != "" {
 		label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
 	}
+	if e := m.promptEntityDefault(); m.prompt == promptEntity && e >= 0 {
+		label += fmt.Sprintf(" (empty: next of #%d)", e)
+	}
 	left := label + ": " + m.input + "█"
 	return views.StatusBar(left, "enter ok · esc cancel", m.w, m.theme), "", ""
 }
@@ -94,16 +97,50 @@ type helpModal struct{}
 func (helpModal) open(m *Model) bool { return m.showHelp }
 
 func (helpModal) onKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	// Any of ?, esc and q closes the help (ctrl+c quits before the modals).
+	// Any of ?, esc and q closes the help (ctrl+c quits before the modals);
+	// the movement keys scroll it where it does not fit.
 	k := m.keys
-	if key.Matches(msg, k.Help, k.Back, k.Quit) {
-		m.showHelp = false
+	page := max(1, m.h-4)
+	switch {
+	case key.Matches(msg, k.Help, k.Back, k.Quit):
+		m.showHelp, m.helpTop = false, 0
+	case key.Matches(msg, k.Down):
+		m.helpTop++
+	case key.Matches(msg, k.Up):
+		m.helpTop--
+	case key.Matches(msg, k.PageDown):
+		m.helpTop += page
+	case key.Matches(msg, k.PageUp):
+		m.helpTop -= page
+	case key.Matches(msg, k.Home):
+		m.helpTop = 0
+	case key.Matches(msg, k.End):
+		m.helpTop = 1 << 30
 	}
+	m.helpTop = clamp(m.helpTop, 0, max(0, views.HelpLines(m.helpInput())-m.helpInput().Height))
 	return nil
 }
 
-func (helpModal) view(m *Model, bodyH int) string {
-	return views.Box("Keys · ?, esc or q closes", views.Help(m.keys.HelpGroups(), m.w-2, bodyH-2, m.theme), m.w, bodyH, true, m.theme)
+// helpInput is the help screen's content at the window's size.
+func (m *Model) helpInput() views.HelpInput {
+	return views.HelpInput{Groups: m.keys.HelpGroups(), Width: m.w - 2, Height: max(1, m.h-3), Scroll: m.helpTop, Theme: m.theme}
 }
 
-func (helpModal) status(*Model) (string, string, string) { return "", "", "" }
+func (helpModal) view(m *Model, bodyH int) string {
+	in := m.helpInput()
+	in.Height = max(1, bodyH-2)
+	return views.Box("Keys · ?, esc or q closes", views.HelpView(in), m.w, bodyH, true, m.theme)
+}
+
+// status says where the help is scrolled to when it does not fit.
+func (helpModal) status(m *Model) (string, string, string) {
+	in := m.helpInput()
+	n := views.HelpLines(in)
+	if n <= in.Height {
+		return "", "?, esc or q closes", "esc closes"
+	}
+	end := min(n, m.helpTop+in.Height)
+	wide := fmt.Sprintf("lines %d–%d of %d · j k pgdn pgup scroll · esc closes", m.helpTop+1, end, n)
+	narrow := fmt.Sprintf("%d–%d/%d j/k · esc", m.helpTop+1, end, n)
+	return "", wide, narrow
+}

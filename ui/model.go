@@ -89,6 +89,7 @@ type Model struct {
 	focus        pane
 	lastA, lastB pane
 	showHelp     bool
+	helpTop      int // the help's first line shown (it scrolls where it does not fit)
 	prompt       promptKind
 	input        string
 
@@ -116,6 +117,7 @@ type Model struct {
 	// Per-pane scrolling and toggles.
 	inspScroll, entScroll, schScroll int
 	headerFirst                      bool // H: the inspector starts with the update's header (and a create's baseline)
+	opsFirst                         bool // o: the inspector starts with the update's field-path op stream
 	before                           bool
 
 	prefetched bool
@@ -173,6 +175,15 @@ type Model struct {
 
 	// A parser's trace beside our decode (compare.go).
 	cmp *comparison
+
+	// Where the jumps came from, for ctrl+o and ctrl+i (jumplist.go), and
+	// the entity e last went to.
+	jumps      jumpList
+	lastEntity int
+
+	// The command line a what-if was promoted to (P, promote.go) and how
+	// many values it changed.
+	promoted string
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -207,6 +218,7 @@ type paneKey struct {
 	orig       bool // the what-if's original side is shown
 	inf        *inference
 	hdr        bool // the update's header and baseline come first
+	ops        bool // the update's op stream comes first
 }
 
 // New returns the root model for a file's bytes.
@@ -225,6 +237,8 @@ func New(path string, data []byte, opts Options) *Model {
 		lastA: paneTimeline, lastB: paneInspector,
 		cases: session.NewCases(opts.Aliases),
 		cmp:   newComparison(opts.Compare),
+
+		lastEntity: -1,
 	}
 	if c := opts.Compare; c != nil && c.Same() {
 		m.setNote(fmt.Sprintf("compare: no difference in %d reads", c.Compared), false)
@@ -307,6 +321,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onWalk(msg)
 	case inferMsg:
 		return m, m.onInfer(msg)
+	case promoteMsg:
+		m.onPromote(msg)
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:

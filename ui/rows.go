@@ -156,7 +156,7 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 
 // modelDetail is the schema view's model-and-decoder column.
 func modelDetail(f *schema.Field) string {
-	// A type read by the default decoder already shows as "varint?".
+	// A type read by the default decoder already shows as "default".
 	d := modelOnly(f)
 	switch {
 	case f.UnknownEncoder != "":

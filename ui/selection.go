@@ -177,6 +177,7 @@ func (m *Model) setSel(s session.Ref) {
 
 // reveal selects s, expanding its packet and message in the timeline.
 func (m *Model) reveal(s session.Ref) tea.Cmd {
+	m.jumps.record(m.sel, s)
 	m.autoExp = map[expKey]bool{}
 	if s.Cmd >= 0 {
 		m.autoExp[expKey{int32(s.Cmd), -1}] = true
@@ -368,7 +369,7 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 		count++
 	}
 	if count == 0 {
-		m.setNote(fmt.Sprintf("no update touches a field or class matching %q", j.q), true)
+		m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no update touches a field or class matching %q", j.q)), true)
 		return nil
 	}
 	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = j.mt, j.q, upd, field, cmds

@@ -28,7 +28,7 @@ func (m *Model) View() (v tea.View) {
 	v = tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "dembug · " + filepath.Base(m.path)
+	v.WindowTitle = "dembug · " + filepath.Base(m.path) + m.aliasesTitle()
 	return v
 }
 
@@ -106,6 +106,9 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 	}
 	if len(m.rows) > 0 && m.cursor >= 0 {
 		title += fmt.Sprintf(" · %d/%d", m.cursor+1, len(m.rows))
+	}
+	if a := m.aliasesTitle(); a != "" && views.Width(title+a) <= w-3 {
+		title += a
 	}
 	if len(m.rows) == 0 {
 		msg := "indexing…"
@@ -223,14 +226,16 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			})
 		}
 		title = fmt.Sprintf("Fields · entity #%d %s %s · %s", u.Index, u.Class, u.Op, views.Count(u.NumFields, "field"))
-		if n := d.Report.Anomalous(u.FirstField, u.NumFields); n > 0 {
-			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
-				title += more
-			}
-		}
 		key := paneKey{detail: d, upd: m.sel.Upd}
 		if m.cache.fieldsKey != key {
 			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
+		}
+		// The count agrees with the rows' markers (and L): anomalies that
+		// grade (not a default-decoder read alone) and are not muted.
+		if n := markedRows(m.cache.fields); n > 0 {
+			if more := fmt.Sprintf(" · %d anomalous", n); views.Width(title+more) <= w-3 {
+				title += more
+			}
 		}
 		return title, views.FieldTable(views.FieldTableInput{
 			Rows: m.cache.fields, Selected: m.sel.Field, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme,
@@ -310,7 +315,8 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
 			l := m.cache.wire[r]
-			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue}}, 0
+			// The caption names the protobuf field number (not the span's index).
+			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue, Field: l.Field}}, 0
 		}
 		return "Bitstream · " + name, views.HexBits(in)
 	}
@@ -357,7 +363,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
 		sh, _ := m.shown()
 		wi := m.wiHere()
-		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst}
+		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst, ops: m.opsFirst}
 		if wi != nil {
 			key.orig = wi.showOrig
 		}
@@ -424,6 +430,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 						out = append(out, sec)
 					}
 				}
+			}
+			if m.opsFirst && sh.upd >= 0 {
+				out = append([]views.InspectorSection{ExplainOps(sh.data, sh.rec, sh.upd, sh.field)}, out...)
 			}
 			m.cache.insp = out
 		}
@@ -519,6 +528,9 @@ func (m *Model) summary() []views.InspectorSection {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
 	lines = append(lines, m.novelLines(c, nil)...)
+	if m.promoted != "" {
+		lines = append(lines, views.InspectorLine{Label: "promoted", Text: m.promoted, Style: views.LineMath})
+	}
 	secs := []views.InspectorSection{{Title: "Command", Lines: lines}}
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
 		ml := []views.InspectorLine{
@@ -622,7 +634,13 @@ func (m *Model) entityPane(w, h int) (string, string) {
 func (m *Model) schemaPane(w, h int) (string, string) {
 	d, upd, field, _ := m.paneDetail()
 	if d == nil || upd < 0 || upd >= len(d.Snaps) || d.Snaps[upd].Ser == nil {
-		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: "select an entity update"})
+		empty := "select an entity update"
+		if d != nil && upd >= 0 && upd < len(d.Rec.Updates) {
+			// A delete (or a leave of an entity never seen) has no class state.
+			u := &d.Rec.Updates[upd]
+			empty = fmt.Sprintf("a %s of #%d has no serializer to show", u.Op, u.Index)
+		}
+		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: empty})
 	}
 	snap := &d.Snaps[upd]
 	var sel *fieldpath.Path
@@ -702,7 +720,7 @@ func (m *Model) statusLine() string {
 		right = "decoding… · " + right
 	}
 	if m.scan != nil {
-		right = m.scanStatus() + right
+		right = m.scanStatus() + "? keys" // the scan's progress, not the panes' keys
 	}
 	left := m.location()
 	switch {
@@ -724,8 +742,15 @@ func (m *Model) statusLine() string {
 		if !m.ix.Done {
 			right = "indexing…"
 		} else if m.scan != nil {
-			right = "searching… esc"
+			right = m.scanNarrow()
 		}
+	}
+	if md == nil && !m.opts.Aliases.Empty() && (m.w >= 100 || m.note == "") {
+		// (a narrow line gives a note the room)
+		right = m.aliasesStatus(m.w >= 100) + right
+	}
+	if m.fatal == "" && m.note == "" && views.Width(left)+1+views.Width(right) > m.w {
+		left = m.locationShort()
 	}
 	return views.StatusBar(left, right, m.w, t)
 }

@@ -269,9 +269,8 @@ func (m *Model) pickerBox(bodyH int) (box string, x, y int) {
 func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	k, p := m.keys, m.picker
 	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Back, k.Quit):
+		// q closes the picker as it closes help and L (ctrl+c still quits).
 		m.picker = nil
 	case key.Matches(msg, k.Up):
 		p.move(-1)
@@ -340,9 +339,10 @@ func (wi *whatIf) outcome() string {
 	} else {
 		s += "still misaligned"
 	}
-	now, _ := wi.Rep.Strength()
-	was, _ := wi.OrigRep.Strength()
-	s += fmt.Sprintf(" · %d strong anomalies (were %d) · x original/what-if · esc leaves", now, was)
+	// Counted as the markers and the inspector count them.
+	now, _ := markedStrength(&wi.Rep)
+	was, _ := markedStrength(&wi.OrigRep)
+	s += fmt.Sprintf(" · %s (were %d) · x original/what-if · esc leaves", views.Count(now, "strong anomaly|strong anomalies"), was)
 	return s
 }
 
@@ -514,13 +514,13 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 		was = "misaligned: " + wi.Orig.Err.Error()
 	}
 	l = append(l, views.InspectorLine{Label: "was", Text: was, Style: views.LineDim})
-	ns, nw := wi.Rep.Strength()
-	os, ow := wi.OrigRep.Strength()
+	ns, nw := markedStrength(&wi.Rep)
+	os, ow := markedStrength(&wi.OrigRep)
 	st := views.LinePlain
 	if ns > 0 {
 		st = views.LineWarn
 	}
-	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak remain (were %d strong, %d weak)", ns, nw, os, ow), Style: st})
+	l = append(l, views.InspectorLine{Label: "anomalies", Text: fmt.Sprintf("%d strong, %d weak in the what-if; the original had %d strong, %d weak", ns, nw, os, ow), Style: st})
 	changed := wi.Changed(u, pairs)
 	l = append(l, views.InspectorLine{Label: "values", Text: fmt.Sprintf("%d of %s of this update changed; updates %d (were %d)", changed, views.Count(len(pairs), "field"), len(wi.Rec.Updates), len(wi.Orig.Updates))})
 	side := "the what-if decode · x shows the original · esc leaves"

@@ -185,7 +185,7 @@ func TestScreenWhatIf(t *testing.T) {
 		if !strings.Contains(s, "the message aligns") {
 			t.Error("screen does not say the message aligns")
 		}
-		if !strings.Contains(inspectorText(hs), "0 strong, 0 weak remain (were 3 strong, 0 weak)") {
+		if !strings.Contains(inspectorText(hs), "0 strong, 0 weak in the what-if; the original had 3 strong, 0 weak") {
 			t.Error("inspector does not count the anomalies left")
 		}
 	})

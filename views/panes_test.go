@@ -256,8 +256,8 @@ func TestHelpAndFrame(t *testing.T) {
 		return out
 	})
 	eachTheme(t, "Help/TwoColumns", func(th Theme) string {
-		out := Help(groups, 60, 7, th)
-		checkFits(t, out, 60, 7)
+		out := Help(groups, 80, 7, th)
+		checkFits(t, out, 80, 7)
 		return out
 	})
 	eachTheme(t, "Box/Focused", func(th Theme) string {

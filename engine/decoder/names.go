@@ -17,7 +17,7 @@ import (
 // print it as "family").
 var families = [famCount]struct{ name, short, id string }{
 	FamUnsigned:         {"unsigned varint", "varint", "unsigned"},
-	FamDefault:          {"default (unsigned varint)", "varint?", "default"},
+	FamDefault:          {"default (unsigned varint)", "default", "default"}, // not "varint?": ? marks a weak anomaly
 	FamUnsigned64:       {"64-bit varint", "varint64", "unsigned64"},
 	FamSigned:           {"signed varint", "zigzag", "signed"},
 	FamSigned64:         {"signed 64-bit varint", "zigzag64", "signed64"},

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/views"
+)
+
+// maxOpsShown bounds the op stream listed (an update of a big class
+// writes hundreds of fields).
+const maxOpsShown = 400
+
+// ExplainOps lists an update's whole field-path op stream in reading
+// order (o): each op's name, its Huffman code and operand bits as read,
+// where it starts, and the path before → after; the finish op last. The
+// op of field sel is marked.
+func ExplainOps(data []byte, rec *provenance.Message, ui, sel int) views.InspectorSection {
+	u := &rec.Updates[ui]
+	fs := rec.UpdateFields(ui)
+	var l []views.InspectorLine
+	line := func(i int, o fieldpath.OpRecord, before, after string) {
+		code := fieldpath.CodeOf(o.Op)
+		var r bitio.Reader
+		r.Reset(data)
+		r.Seek(o.Start)
+		bits := bitio.Spell(r.Bits64(uint(code.Len)), uint(code.Len))
+		if n := o.Bits - min(o.Bits, uint(code.Len)); n > 0 {
+			k := min(n, 64)
+			bits += " | " + bitio.Spell(r.Bits64(k), k)
+		}
+		label, st := fmt.Sprintf(" %d", i), views.LinePlain
+		if i == sel {
+			label, st = fmt.Sprintf(">%d", i), views.LinePath
+		}
+		l = append(l, views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  %s  @%s  %s → %s", o.Op, bits, bitio.Offset(o.Start), before, after), Style: st})
+	}
+	before := "[-1]"
+	for i := range fs {
+		if i == maxOpsShown {
+			l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more ops", len(fs)-maxOpsShown), Style: views.LineDim})
+			break
+		}
+		after := fs[i].Path.String()
+		line(i, fs[i].Op, before, after)
+		before = after
+	}
+	if u.PathBits > 0 {
+		fc := fieldpath.CodeOf(fieldpath.Finish)
+		end := u.PathStart + u.PathBits
+		line(len(fs), fieldpath.OpRecord{Op: fieldpath.Finish, Start: end - uint(fc.Len), Bits: uint(fc.Len)}, before, "end of paths")
+	}
+	title := fmt.Sprintf("Field-path ops · %d ops in %s (o hides)", len(fs)+1, bitio.Size(u.PathBits))
+	if len(l) == 0 {
+		l = append(l, views.InspectorLine{Text: "This update reads no field paths.", Style: views.LineDim})
+	}
+	return views.InspectorSection{Title: title, Lines: l}
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dembug/dembug/session"
+)
+
+// locationShort is location in fewer cells, for a status line that cannot
+// hold the whole breadcrumb beside its keys: the message's name goes (the
+// timeline shows it) and counts are spelt n/of.
+func (m *Model) locationShort() string {
+	s := m.sel
+	c := m.ix.Cmd(s.Cmd)
+	if s.IsEnd() || c == nil {
+		return m.location()
+	}
+	tick := "signon"
+	if c.Tick >= 0 {
+		tick = fmt.Sprintf("tick %d", c.Tick)
+	}
+	parts := []string{tick, fmt.Sprintf("#%d", c.Index)}
+	if msg := m.ix.Msg(s.Cmd, s.Msg); msg != nil && msg.PE != nil && s.Upd >= 0 {
+		parts = append(parts, fmt.Sprintf("upd %d/%d", s.Upd, len(msg.PE.Updates)))
+		if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && s.Field >= 0 {
+			parts = append(parts, fmt.Sprintf("field %d/%d", s.Field, u.Fields()))
+		}
+	} else if msg != nil {
+		parts = append(parts, msg.Name)
+	}
+	if wi := m.wiHere(); wi != nil {
+		parts = append(parts, "what-if")
+	}
+	return strings.Join(parts, " › ")
+}
+
+// aliasesTitle names the aliases in force (--as, or applied with I) for a
+// title: " · --as A=B --as C=D", or "" without any.
+func (m *Model) aliasesTitle() string {
+	a := m.opts.Aliases
+	if a.Empty() {
+		return ""
+	}
+	fl := a.Flags()
+	sort.Strings(fl)
+	return " · " + strings.Join(fl, " ")
+}
+
+// aliasesStatus is the status line's word on the aliases in force: their
+// flags on a wide terminal, how many on a narrow one.
+func (m *Model) aliasesStatus(wide bool) string {
+	a := m.opts.Aliases
+	if a.Empty() {
+		return ""
+	}
+	if fl := m.aliasesTitle(); (wide && len(fl) < 60) || len(fl) < 32 {
+		return strings.TrimPrefix(fl, " · ") + " · "
+	}
+	return fmt.Sprintf("--as ×%d · ", len(a.Types)+len(a.Encoders))
+}
+
+// noMatchNote is what a search or filter that found no update says: that
+// nothing in the file has the name, or that the schema declares it but no
+// update writes it (its value is the instance baseline's, or the default).
+func (m *Model) noMatchNote(q string, mt *session.Matcher, nothing string) string {
+	field, n := m.in.SchemaMatch(mt)
+	if field == "" {
+		return nothing
+	}
+	classes := "1 class"
+	if n != 1 {
+		classes = fmt.Sprintf("%d classes", n)
+	}
+	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s declare it; H on a create shows the baseline)", field, classes)
+}
