@@ -290,10 +290,12 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 	o.Strings = decoder.NewPool()
 	defer o.Strings.Release()
 	res, _ = CheckWith(path, f.Data, o)
-	// A file that is no demo at all (its first bytes are not the magic's)
-	// has its error and no summary of zeros.
+	// A file that is no demo at all (no magic, and not one command
+	// decoded) has its error and no summary of zeros; a stream without a
+	// file header that decodes (a broadcast capture) has its summary.
 	n := min(len(f.Data), len(container.Magic))
-	res.unreadable = res.unreadable || string(f.Data[:n]) != container.Magic[:n] || n == 0
+	noMagic := n == 0 || string(f.Data[:n]) != container.Magic[:n]
+	res.unreadable = res.unreadable || (noMagic && res.Commands == 0)
 	return res
 }
 
