@@ -114,3 +114,59 @@ func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 	}
 	return all, bad
 }
+
+// nestEdge is a field index of a serializer naming a field of a nested
+// serializer: its position in the serializer's list and the field.
+type nestEdge struct{ pos, field int32 }
+
+// checkIndexes checks the indexes of a message scanIndexes accepted
+// against the fields (hasSer: whether each names a nested serializer) and
+// appends an edge for each index of a nested one. bad is the last index
+// outside fields, or -1.
+func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (out []nestEdge, bad int32) {
+	bad = -1
+	pos := int32(0)
+	i := 0
+	for i < len(msg) {
+		for i+2 < len(msg) && msg[i] == tagIndex {
+			var fi int
+			if b := msg[i+1]; b < 0x80 {
+				fi, i = int(b), i+2
+			} else if c := msg[i+2]; c < 0x80 {
+				fi, i = int(b&0x7f)|int(c)<<7, i+3
+			} else {
+				break
+			}
+			if fi >= len(hasSer) {
+				bad = int32(fi)
+				continue
+			}
+			if hasSer[fi] {
+				edges = append(edges, nestEdge{pos, int32(fi)})
+			}
+			pos++
+		}
+		if i >= len(msg) {
+			break
+		}
+		tag := msg[i]
+		v, next, ok := shortVarint(msg, i+1)
+		if !ok {
+			break // scanIndexes read it already: never
+		}
+		i = next
+		if tag != tagIndex {
+			continue
+		}
+		fi := int32(v)
+		if fi < 0 || int(fi) >= len(hasSer) {
+			bad = fi
+			continue
+		}
+		if hasSer[fi] {
+			edges = append(edges, nestEdge{pos, fi})
+		}
+		pos++
+	}
+	return edges, bad
+}

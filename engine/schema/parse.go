@@ -74,6 +74,12 @@ type Serializer struct {
 	id   int32                 // index in the parsed schema's Serializers
 	hot  atomic.Pointer[[]Hot] // see Hot
 	poly uint8                 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
+
+	// src reads Fields on first use for a schema ParseLazy built (nil
+	// otherwise); loaded says it has (lazy.go).
+	src     *pending
+	loaded  atomic.Bool
+	filling bool // under src.mu: Fields read, loaded not yet set
 }
 
 // Hot mirrors Fields with just what the decode loop needs, packed together
@@ -86,6 +92,7 @@ func (s *Serializer) Hot() []Hot {
 	if h := s.hot.Load(); h != nil && len(*h) == len(s.Fields) {
 		return *h
 	}
+	s.Load()
 	h := make([]Hot, len(s.Fields))
 	for i, f := range s.Fields {
 		h[i] = Hot{Model: f.Model, Poly: len(f.Polymorphic) > 0, Count: int32(f.Type.Count), Dec: f.Decoder, Elem: f.Elem, Sub: f.Serializer}
@@ -156,10 +163,13 @@ type Schema struct {
 	byName    map[string]*Serializer
 }
 
-// Serializer returns the serializer for a class's network name.
+// Serializer returns the serializer for a class's network name, its field
+// list read.
 func (s *Schema) Serializer(name string) *Serializer {
 	if s.under == nil {
-		return s.byName[name]
+		ser := s.byName[name]
+		ser.Load()
+		return ser
 	}
 	return s.lazy.lookup(s.under.byName[name])
 }
@@ -176,12 +186,27 @@ type rawField struct {
 func Parse(b []byte, g game.Game) (*Schema, error) { return ParseWith(b, g, Aliases{}) }
 
 // ParseWith is Parse with aliases for names decoder choice does not know.
-//
-// Every replay opened pays for it, so it is written for speed: the
-// serializers' 100,000 field indexes (Dota 2) are read by plain loops
-// (fastIndexes), symbols are substrings of one string, and the field lists
-// share one backing array.
 func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
+	s, err := ParseLazy(b, g, aliases)
+	if err != nil {
+		return nil, err
+	}
+	s.Complete()
+	return s, nil
+}
+
+// ParseLazy is ParseWith that leaves each serializer's field list to be
+// read when it is first used (lazy.go): a replay decodes the classes it
+// creates, a tenth of a Dota 2 schema's 1,600 serializers and 100,000 field
+// indexes. Everything else is read and checked as ParseWith does, so it
+// fails where ParseWith fails, with the same error. Serializers lists every
+// serializer; call Complete before reading the Fields of all of them. The
+// schema reads b until it is complete: b must not change meanwhile.
+//
+// Every replay opened pays for it, so it is written for speed: the field
+// indexes are read by plain loops (indexes.go) and symbols are substrings
+// of one string.
+func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField, symBytes int
 	c := wiretree.NewCursor(b)
@@ -281,13 +306,13 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 	}
 	byVersion := make(map[serKey]*Serializer, len(rsers))
 	key := func(name string, v int32) serKey { return serKey{name, v} }
-	// One backing array each for the serializers and their field lists:
-	// Dota 2 has some 1,600 serializers listing 100,000 fields.
-	total := 0
-	for _, rs := range rsers {
-		total += rs.count
+	// The field lists are read on first use (lazy.go); here each index is
+	// checked, and each of a nested serializer noted for the nesting check.
+	hasSer := make([]bool, len(raws))
+	for i := range raws {
+		hasSer[i] = raws[i].hasSerName
 	}
-	all := make([]*Field, 0, total)
+	p := &pending{fields: s.Fields, msgs: rsers, starts: make([]int32, len(rsers)+1)}
 	sers := make([]Serializer, len(rsers))
 	s.Serializers = make([]*Serializer, 0, len(rsers))
 	for i := range rsers {
@@ -297,24 +322,27 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 			return nil, fmt.Errorf("serializer %d: %w", i, err)
 		}
 		ser := &sers[i]
-		ser.Name, ser.Version, ser.id = name, rs.version, int32(i)
-		first := len(all)
+		ser.Name, ser.Version, ser.id, ser.src = name, rs.version, int32(i), p
 		bad := int32(-1)
 		if rs.fast {
-			all, bad = fillIndexes(rs.msg, s.Fields, all)
+			p.edges, bad = checkIndexes(rs.msg, hasSer, p.edges)
 		} else {
+			pos := int32(0)
 			rs.walk(func(fi int32) {
-				if fi < 0 || int(fi) >= len(s.Fields) {
+				if fi < 0 || int(fi) >= len(hasSer) {
 					bad = fi
 					return
 				}
-				all = append(all, s.Fields[fi])
+				if hasSer[fi] {
+					p.edges = append(p.edges, nestEdge{pos: pos, field: fi})
+				}
+				pos++
 			})
 		}
 		if bad != -1 {
 			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, bad, len(s.Fields))
 		}
-		ser.Fields = all[first:len(all):len(all)]
+		p.starts[i+1] = int32(len(p.edges))
 		s.Serializers = append(s.Serializers, ser)
 		byVersion[key(name, rs.version)] = ser
 		s.byName[name] = ser
@@ -356,7 +384,7 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
-	if err := checkNesting(s.Serializers); err != nil {
+	if err := p.checkNesting(s.Serializers); err != nil {
 		return nil, err
 	}
 	return s, nil
