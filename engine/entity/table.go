@@ -144,8 +144,10 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 		t.Game = s.Game
 	}
 	t.Classes = make([]*Class, maxID+1)
-	for _, c := range cs {
-		cl := &Class{ID: c.ID, Name: c.NetworkName}
+	all := make([]Class, len(cs)) // one allocation, not one per class
+	for i, c := range cs {
+		cl := &all[i]
+		*cl = Class{ID: c.ID, Name: c.NetworkName}
 		if s != nil {
 			// Read when the class is first decoded (baseline): a replay
 			// creates a tenth of the classes it lists.

@@ -164,7 +164,11 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 		index   int32 = -1
 		history       = make([]string, 0, historySize)
 		keyBuf  []byte
+		mem     *arena // keys and values, for many entries (arena.go)
 	)
+	if n >= minArenaEntries {
+		mem = newArena(len(data))
+	}
 	for i := range n {
 		start := r.Pos()
 		known := false // whether index belongs to this entry yet
@@ -217,7 +221,7 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 			if len(keyBuf) > MaxKeyLen {
 				return changed, fail("key longer than %d bytes", MaxKeyLen)
 			}
-			key = string(keyBuf)
+			key = mem.str(keyBuf)
 			if len(history) == historySize {
 				copy(history, history[1:])
 				history = history[:historySize-1]
@@ -254,7 +258,7 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 			if bits > uint64(r.Remaining()) {
 				return changed, fail("value of %d bits exceeds the %d bits left", bits, r.Remaining())
 			}
-			value = r.AppendBits(make([]byte, 0, (bits+7)/8), uint(bits))
+			value = r.AppendBits(mem.take(int((bits+7)/8)), uint(bits))
 			if compressed {
 				dec, err := decodeSnappy(value, MaxValueSize)
 				if err != nil {
