@@ -348,6 +348,7 @@ func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		s.byName[name] = ser
 	}
 	// Resolve nested serializers, then choose models and decoders.
+	memo := choiceMemo{}
 	for i := range raws {
 		rf := &raws[i]
 		f := &rf.f
@@ -379,7 +380,7 @@ func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 		}
 		applyAliases(f, aliases)
 		patchField(f, g)
-		chooseModel(f, g)
+		chooseModelIn(f, g, memo)
 		markUnknown(f, g)
 	}
 	// Nested serializers may be referenced before they are defined, so a
