@@ -24,8 +24,8 @@ func newArena(dataLen int) *arena {
 
 // take returns an empty slice with room for exactly n bytes.
 func (a *arena) take(n int) []byte {
-	if a == nil {
-		return make([]byte, 0, n)
+	if a == nil || n == 0 {
+		return make([]byte, 0, n) // never nil, as before arenas
 	}
 	if cap(a.buf)-len(a.buf) < n {
 		a.buf = make([]byte, 0, max(n, a.next))

@@ -168,6 +168,9 @@ func (t *Table) Apply(data []byte, n int) (changed []int32, err error) {
 	)
 	if n >= minArenaEntries {
 		mem = newArena(len(data))
+		if len(t.Entries) == 0 { // a new table: its entries, grown once
+			t.Entries = make([]Entry, 0, min(n, len(data)*8/3+1, 1<<14))
+		}
 	}
 	for i := range n {
 		start := r.Pos()
