@@ -242,11 +242,11 @@ func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 			symBuf = append(symBuf, c.Data...)
 			symEnds = append(symEnds, int32(len(symBuf)))
 		case 3:
-			rf, err := parseField(c.Data)
-			if err != nil {
+			// Read in place: a rawField is some 500 bytes, with pointers.
+			raws = raws[:len(raws)+1]
+			if err := parseFieldInto(&raws[len(raws)-1], c.Data); err != nil {
 				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: field at byte %d: %w", c.Offset(), err)
 			}
-			raws = append(raws, rf)
 		}
 	}
 	symAll := string(symBuf)
@@ -517,8 +517,10 @@ func (rs *rawSerializer) walk(fn func(int32)) error {
 	}
 }
 
-func parseField(d []byte) (rawField, error) {
-	rf := rawField{encoderSym: -1, sendNodeSym: -1, varSerSym: -1}
+// parseFieldInto reads a ProtoFlattenedSerializerField_t into *rf, which
+// must be zero.
+func parseFieldInto(rf *rawField, d []byte) error {
+	rf.encoderSym, rf.sendNodeSym, rf.varSerSym = -1, -1, -1
 	c := wiretree.NewCursor(d)
 	for c.Next() {
 		v := c.V
@@ -552,12 +554,12 @@ func parseField(d []byte) (rawField, error) {
 				}
 			}
 			if err := pc.Err(); err != nil {
-				return rf, err
+				return err
 			}
 			rf.poly = append(rf.poly, p)
 		case 12:
 			rf.varSerSym = int32(v)
 		}
 	}
-	return rf, c.Err()
+	return c.Err()
 }
