@@ -40,6 +40,7 @@ var modelIDs = map[schema.Model]string{
 // WriteSchemaJSON prints one JSON object per serializer whose name
 // contains filter (all when empty).
 func WriteSchemaJSON(w io.Writer, s *schema.Schema, filter string) int {
+	s.Complete()
 	n := 0
 	enc := json.NewEncoder(w)
 	for _, ser := range s.Serializers {

@@ -59,6 +59,7 @@ func DecoderText(f *schema.Field) string {
 
 // WriteSchema prints serializers whose name contains filter (all when empty).
 func WriteSchema(w io.Writer, s *schema.Schema, filter string) int {
+	s.Complete()
 	n := 0
 	for _, ser := range s.Serializers {
 		if filter != "" && !strings.Contains(strings.ToLower(ser.Name), strings.ToLower(filter)) {

@@ -347,6 +347,16 @@ func (r *Reader) AppendBits(dst []byte, n uint) []byte {
 		r.pos += n &^ 7
 		n &= 7
 	}
+	// Unaligned: seven bytes from each window (string-table values, CS2's
+	// instance baselines among them, run to kilobytes), then the rest.
+	for ; n >= 56; n -= 56 {
+		w, ok := r.Window()
+		if !ok {
+			break
+		}
+		dst = append(dst, byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48))
+		r.pos += 56
+	}
 	for ; n >= 8; n -= 8 {
 		dst = append(dst, byte(r.Bits(8)))
 	}

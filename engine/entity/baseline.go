@@ -58,6 +58,7 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
+	c.Serializer.Load()
 	rec := &provenance.Message{}
 	startBaselineRecord(rec, data, classID, c.Name)
 	_, end, aligned, err := t.decodeBaseline(c, data, &Node{}, newOwner(), rec)

@@ -276,7 +276,10 @@ func (t *Table) Rebind(s *schema.Schema) error {
 		if c == nil {
 			continue
 		}
-		nc := &Class{ID: c.ID, Name: c.Name, Serializer: s.Serializer(c.Name)}
+		nc := &Class{ID: c.ID, Name: c.Name, Serializer: s.LazySerializer(c.Name)}
+		if live[c.ID] {
+			nc.Serializer.Load()
+		}
 		// Only state that exists must fit: a class with no entity has none
 		// (its decoded baseline is dropped below when its serializer changed).
 		if live[c.ID] && c.Serializer != nil && nc.Serializer != c.Serializer && !sameShape(c.Serializer, nc.Serializer, 0) {

@@ -50,22 +50,25 @@ type farSlot struct {
 // newNode returns an empty node for owner with room for size slots in
 // place.
 func newNode(size int, owner uint32) *Node {
-	return &Node{vals: make([]decoder.Value, 0, min(size, DenseSlots)), owner: owner}
+	return allocNode(0, min(size, DenseSlots), owner)
 }
 
 // cowCopy is a writable copy of n for owner: values copied, children shared
 // until written.
 func (n *Node) cowCopy(owner uint32) *Node {
-	c := &Node{vals: make([]decoder.Value, len(n.vals), max(len(n.vals), cap(n.vals))), owner: owner}
+	c := allocNode(len(n.vals), max(len(n.vals), cap(n.vals)), owner)
 	copy(c.vals, n.vals)
 	if len(n.kids) > 0 {
 		c.kids = append([]*Node(nil), n.kids...)
 	}
 	if len(n.far) > 0 {
+		// One block for the slots (a CS2 pawn has dozens past DenseSlots):
+		// they live and die with the node.
 		c.far = make(map[int32]*farSlot, len(n.far))
+		slots := make([]farSlot, 0, len(n.far))
 		for i, f := range n.far {
-			cf := *f
-			c.far[i] = &cf
+			slots = append(slots, *f)
+			c.far[i] = &slots[len(slots)-1]
 		}
 	}
 	noteAlloc(len(c.vals)*valueSize + len(c.kids)*8 + len(c.far)*farSize)

@@ -150,10 +150,14 @@ func (t *Table) SetClasses(cs []messages.Class, s *schema.Schema) error {
 		t.Game = s.Game
 	}
 	t.Classes = make([]*Class, maxID+1)
-	for _, c := range cs {
-		cl := &Class{ID: c.ID, Name: c.NetworkName}
+	all := make([]Class, len(cs)) // one allocation, not one per class
+	for i, c := range cs {
+		cl := &all[i]
+		*cl = Class{ID: c.ID, Name: c.NetworkName}
 		if s != nil {
-			cl.Serializer = s.Serializer(c.NetworkName)
+			// Read when the class is first decoded (baseline): a replay
+			// creates a tenth of the classes it lists.
+			cl.Serializer = s.LazySerializer(c.NetworkName)
 		}
 		t.Classes[c.ID] = cl
 	}
@@ -215,6 +219,7 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 	if n, ok := t.baseState[c.ID]; ok {
 		return n, nil
 	}
+	c.Serializer.Load()
 	n := newNode(len(c.Serializer.Fields), 0)
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
 		nf, _, aligned, err := t.decodeBaseline(c, data, n, 0, nil)

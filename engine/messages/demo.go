@@ -97,25 +97,40 @@ type Class struct {
 // ParseClassInfo decodes DEM_ClassInfo.
 func ParseClassInfo(b []byte) ([]Class, error) {
 	var out []Class
+	// The names are substrings of one string (a Dota 2 replay lists 1,600
+	// classes): spans into names until it is made.
+	var names []byte
+	var spans [][2]int32 // network name and table name ends, per class
 	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
 		if n != 1 {
 			return nil
 		}
 		var c Class
+		var net, table []byte
 		err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
 			switch n {
 			case 1:
 				c.ID = int32(v)
 			case 2:
-				c.NetworkName = string(d)
+				net = d
 			case 3:
-				c.TableName = string(d)
+				table = d
 			}
 			return nil
 		})
+		names = append(names, net...)
+		e1 := int32(len(names))
+		names = append(names, table...)
+		spans = append(spans, [2]int32{e1, int32(len(names))})
 		out = append(out, c)
 		return err
 	})
+	all := string(names)
+	start := int32(0)
+	for i, sp := range spans {
+		out[i].NetworkName, out[i].TableName = all[start:sp[0]], all[sp[0]:sp[1]]
+		start = sp[1]
+	}
 	return out, wrap("CDemoClassInfo", err)
 }
 

@@ -264,13 +264,16 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
+		// A copy: the command's body is the reader's to reuse, and the
+		// schema reads its serializers from it as classes are decoded.
+		data = append(r.SchemaData[:0:0], data...)
 		s := r.Reuse
 		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) || s.TickInterval != r.Server.TickInterval {
-			if s, err = schema.ParseWithTick(data, r.Game, r.Aliases, r.Server.TickInterval); err != nil {
+			if s, err = schema.ParseLazyWithTick(data, r.Game, r.Aliases, r.Server.TickInterval); err != nil {
 				return err
 			}
 		}
-		r.Schema, r.SchemaData = s, append(r.SchemaData[:0:0], data...)
+		r.Schema, r.SchemaData = s, data
 		if r.classes != nil {
 			return r.Entities.SetClasses(r.classes, s)
 		}

@@ -98,7 +98,11 @@ func isVectorType(base string) bool {
 }
 
 // chooseModel sets the field's model and decoders.
-func chooseModel(f *Field, g game.Game) {
+func chooseModel(f *Field, g game.Game) { chooseModelIn(f, g, nil) }
+
+// chooseModelIn is chooseModel taking decoders from m where an earlier
+// field alike chose them (nil: none; choosememo.go).
+func chooseModelIn(f *Field, g game.Game, m choiceMemo) {
 	t := &f.Type
 	switch {
 	case f.Serializer != nil:
@@ -116,7 +120,7 @@ func chooseModel(f *Field, g game.Game) {
 		}
 	case t.Count > 0 && t.Base != "char":
 		f.Model = FixedArray
-		f.Decoder, f.Why = chooseDecoder(f, g)
+		f.Decoder, f.Why = chooseDecoder(f, g, m)
 		if n, err := strconv.Atoi(t.CountName); err == nil && n > MaxArrayCount && f.Problem == "" {
 			f.Problem = fmt.Sprintf("array bound %d cut to the limit of %d", n, MaxArrayCount)
 		}
@@ -128,10 +132,10 @@ func chooseModel(f *Field, g game.Game) {
 			f.Problem = "variable array without an element type"
 			return
 		}
-		f.Elem, f.ElemWhy = chooseElem(f, g)
+		f.Elem, f.ElemWhy = m.choose(f, f.Type.Generic.Base, g, true)
 	default:
 		f.Model = Simple
-		f.Decoder, f.Why = chooseDecoder(f, g)
+		f.Decoder, f.Why = chooseDecoder(f, g, m)
 	}
 }
 
@@ -169,13 +173,13 @@ func chooseElem(f *Field, g game.Game) (*decoder.Decoder, string) {
 
 // chooseDecoder is the seed document's full order: factories for types
 // whose settings matter, then fixed types, then the fallback.
-func chooseDecoder(f *Field, g game.Game) (*decoder.Decoder, string) {
+func chooseDecoder(f *Field, g game.Game, m choiceMemo) (*decoder.Decoder, string) {
 	if g != game.Dota2 {
 		if d, why, ok := chooseByVarSerializer(f); ok {
 			return d, why
 		}
 	}
-	return decoderFor(f, f.Type.Base, g)
+	return m.choose(f, f.Type.Base, g, false)
 }
 
 // chooseByVarSerializer applies CS2 and Deadlock rules keyed on the field's

@@ -79,6 +79,8 @@ var summaryKeys = []string{"type", "encoder", "bit count", "range", "flags", "mo
 // Diff lists what changed from old to new: serializers compared by name,
 // fields by name within them.
 func Diff(old, new *Schema) []Change {
+	old.Complete()
+	new.Complete()
 	var out []Change
 	names := map[string]bool{}
 	for _, s := range old.Serializers {

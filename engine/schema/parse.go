@@ -74,6 +74,12 @@ type Serializer struct {
 	id   int32                 // index in the parsed schema's Serializers
 	hot  atomic.Pointer[[]Hot] // see Hot
 	poly uint8                 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
+
+	// src reads Fields on first use for a schema ParseLazy built (nil
+	// otherwise); loaded says it has (lazy.go).
+	src     *pending
+	loaded  atomic.Bool
+	filling bool // under src.mu: Fields read, loaded not yet set
 }
 
 // Hot mirrors Fields with just what the decode loop needs, packed together
@@ -86,6 +92,7 @@ func (s *Serializer) Hot() []Hot {
 	if h := s.hot.Load(); h != nil && len(*h) == len(s.Fields) {
 		return *h
 	}
+	s.Load()
 	h := make([]Hot, len(s.Fields))
 	for i, f := range s.Fields {
 		h[i] = Hot{Model: f.Model, Poly: len(f.Polymorphic) > 0, Count: int32(f.Type.Count), Dec: f.Decoder, Elem: f.Elem, Sub: f.Serializer}
@@ -163,10 +170,13 @@ type Schema struct {
 	TickInterval float32
 }
 
-// Serializer returns the serializer for a class's network name.
+// Serializer returns the serializer for a class's network name, its field
+// list read.
 func (s *Schema) Serializer(name string) *Serializer {
 	if s.under == nil {
-		return s.byName[name]
+		ser := s.byName[name]
+		ser.Load()
+		return ser
 	}
 	return s.lazy.lookup(s.under.byName[name])
 }
@@ -190,8 +200,34 @@ func ParseWith(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 // ParseWithTick is ParseWith for a file whose svc_ServerInfo gives its
 // tick interval (0: none): simulation times are ticks of it.
 func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32) (*Schema, error) {
+	s, err := ParseLazyWithTick(b, g, aliases, tickInterval)
+	if err != nil {
+		return nil, err
+	}
+	s.Complete()
+	return s, nil
+}
+
+// ParseLazy is ParseLazyWithTick for a file that gives no tick interval.
+func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
+	return ParseLazyWithTick(b, g, aliases, 0)
+}
+
+// ParseLazyWithTick is ParseWithTick that leaves each serializer's field
+// list to be read when it is first used (lazy.go): a replay decodes the
+// classes it creates, a tenth of a Dota 2 schema's 1,600 serializers and
+// 100,000 field indexes. Everything else is read and checked as ParseWith
+// does, so it fails where ParseWith fails, with the same error.
+// Serializers lists every serializer; call Complete before reading the
+// Fields of all of them. The schema reads b until it is complete: b must
+// not change meanwhile.
+//
+// Every replay opened pays for it, so it is written for speed: the field
+// indexes are read by plain loops (indexes.go) and symbols are substrings
+// of one string.
+func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32) (*Schema, error) {
 	// Count first so the big slices are allocated once.
-	var nSer, nSym, nField int
+	var nSer, nSym, nField, symBytes int
 	c := wiretree.NewCursor(b)
 	for c.Next() {
 		switch c.Num {
@@ -199,6 +235,7 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 			nSer++
 		case 2:
 			nSym++
+			symBytes += len(c.Data)
 		case 3:
 			nField++
 		}
@@ -206,7 +243,10 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 	if err := c.Err(); err != nil {
 		return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: %w", err)
 	}
-	symbols := make([]string, 0, nSym)
+	// The symbols are substrings of one string: one allocation, not one
+	// per symbol.
+	symBuf := make([]byte, 0, symBytes)
+	symEnds := make([]int32, 0, nSym)
 	raws := make([]rawField, 0, nField)
 	rsers := make([]rawSerializer, 0, nSer)
 	for c = wiretree.NewCursor(b); c.Next(); {
@@ -218,14 +258,24 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 			}
 			rsers = append(rsers, rs)
 		case 2:
-			symbols = append(symbols, string(c.Data))
+			symBuf = append(symBuf, c.Data...)
+			symEnds = append(symEnds, int32(len(symBuf)))
 		case 3:
-			rf, err := parseField(c.Data)
-			if err != nil {
+			// Read in place: a rawField is some 500 bytes, with pointers.
+			raws = raws[:len(raws)+1]
+			if err := parseFieldInto(&raws[len(raws)-1], c.Data); err != nil {
 				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: field at byte %d: %w", c.Offset(), err)
 			}
-			raws = append(raws, rf)
 		}
+	}
+	symAll := string(symBuf)
+	symbols := make([]string, len(symEnds))
+	for i, end := range symEnds {
+		start := int32(0)
+		if i > 0 {
+			start = symEnds[i-1]
+		}
+		symbols[i] = symAll[start:end]
 	}
 	sym := func(i int32, what string) (string, error) {
 		if i < 0 || int(i) >= len(symbols) {
@@ -233,7 +283,7 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: map[string]*Serializer{}, Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval}
+	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval}
 	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
@@ -275,40 +325,49 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 	}
 	byVersion := make(map[serKey]*Serializer, len(rsers))
 	key := func(name string, v int32) serKey { return serKey{name, v} }
-	// One backing array each for the serializers and their field lists:
-	// Dota 2 has some 1,600 serializers listing 100,000 fields.
-	total := 0
-	for _, rs := range rsers {
-		total += rs.count
+	// The field lists are read on first use (lazy.go); here each index is
+	// checked, and each of a nested serializer noted for the nesting check.
+	hasSer := make([]bool, len(raws))
+	for i := range raws {
+		hasSer[i] = raws[i].hasSerName
 	}
-	all := make([]*Field, 0, total)
+	p := &pending{fields: s.Fields, msgs: rsers, starts: make([]int32, len(rsers)+1)}
 	sers := make([]Serializer, len(rsers))
 	s.Serializers = make([]*Serializer, 0, len(rsers))
-	for i, rs := range rsers {
+	for i := range rsers {
+		rs := &rsers[i]
 		name, err := sym(rs.nameSym, "serializer_name")
 		if err != nil {
 			return nil, fmt.Errorf("serializer %d: %w", i, err)
 		}
 		ser := &sers[i]
-		ser.Name, ser.Version, ser.id = name, rs.version, int32(i)
-		first := len(all)
+		ser.Name, ser.Version, ser.id, ser.src = name, rs.version, int32(i), p
 		bad := int32(-1)
-		rs.walk(func(fi int32) {
-			if fi < 0 || int(fi) >= len(s.Fields) {
-				bad = fi
-				return
-			}
-			all = append(all, s.Fields[fi])
-		})
+		if rs.fast {
+			p.edges, bad = checkIndexes(rs.msg, hasSer, p.edges)
+		} else {
+			pos := int32(0)
+			rs.walk(func(fi int32) {
+				if fi < 0 || int(fi) >= len(hasSer) {
+					bad = fi
+					return
+				}
+				if hasSer[fi] {
+					p.edges = append(p.edges, nestEdge{pos: pos, field: fi})
+				}
+				pos++
+			})
+		}
 		if bad != -1 {
 			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, bad, len(s.Fields))
 		}
-		ser.Fields = all[first:len(all):len(all)]
+		p.starts[i+1] = int32(len(p.edges))
 		s.Serializers = append(s.Serializers, ser)
 		byVersion[key(name, rs.version)] = ser
 		s.byName[name] = ser
 	}
 	// Resolve nested serializers, then choose models and decoders.
+	memo := choiceMemo{}
 	for i := range raws {
 		rf := &raws[i]
 		f := &rf.f
@@ -340,14 +399,14 @@ func ParseWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32)
 		}
 		applyAliases(f, aliases)
 		patchField(f, g)
-		chooseModel(f, g)
+		chooseModelIn(f, g, memo)
 		setTickInterval(f, tickInterval)
 		markUnknown(f, g)
 		s.watch(f)
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
-	if err := checkNesting(s.Serializers); err != nil {
+	if err := p.checkNesting(s.Serializers); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -367,18 +426,38 @@ const MaxExpandedFields = 1 << 16
 // nested serializers cost nothing extra: a naive walk of every path would
 // take time exponential in the depth.
 func checkNesting(sers []*Serializer) error {
-	type size struct{ height, fields int }
-	done := make(map[*Serializer]size, len(sers))
-	visiting := make(map[*Serializer]bool)
+	type size struct {
+		height, fields int
+		state          uint8 // 0 not seen, 1 being visited, 2 done
+	}
+	// By serializer id: every serializer of a parse is in sers at its id
+	// (one built otherwise, by a test, is looked up in others).
+	sizes := make([]size, len(sers))
+	var others map[*Serializer]*size
+	slot := func(s *Serializer) *size {
+		if int(s.id) < len(sers) && sers[s.id] == s {
+			return &sizes[s.id]
+		}
+		if others == nil {
+			others = map[*Serializer]*size{}
+		}
+		z := others[s]
+		if z == nil {
+			z = &size{}
+			others[s] = z
+		}
+		return z
+	}
 	var visit func(s *Serializer, depth int) (size, error)
 	visit = func(s *Serializer, depth int) (size, error) {
-		if z, ok := done[s]; ok {
-			return z, nil
+		at := slot(s)
+		if at.state == 2 {
+			return *at, nil
 		}
-		if visiting[s] || depth > maxNesting {
+		if at.state == 1 || depth > maxNesting {
 			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
 		}
-		visiting[s] = true
+		at.state = 1
 		var z size
 		for _, f := range s.Fields {
 			z.fields++
@@ -398,8 +477,8 @@ func checkNesting(sers []*Serializer) error {
 		if z.height > maxNesting {
 			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
 		}
-		delete(visiting, s)
-		done[s] = z
+		z.state = 2
+		*at = z
 		return z, nil
 	}
 	for _, ser := range sers {
@@ -417,12 +496,17 @@ type rawSerializer struct {
 	nameSym, version int32
 	count            int // field indexes
 	msg              []byte
+	fast             bool // written as fastIndexes reads it
 }
 
 // parseSerializer reads a serializer's name and version and counts (and
 // checks) its field indexes.
 func parseSerializer(d []byte) (rawSerializer, error) {
 	rs := rawSerializer{msg: d}
+	if rs.nameSym, rs.version, rs.count, rs.fast = scanIndexes(d); rs.fast {
+		return rs, nil
+	}
+	rs = rawSerializer{msg: d}
 	err := rs.walk(func(int32) { rs.count++ })
 	return rs, err
 }
@@ -454,8 +538,10 @@ func (rs *rawSerializer) walk(fn func(int32)) error {
 	}
 }
 
-func parseField(d []byte) (rawField, error) {
-	rf := rawField{encoderSym: -1, sendNodeSym: -1, varSerSym: -1}
+// parseFieldInto reads a ProtoFlattenedSerializerField_t into *rf, which
+// must be zero.
+func parseFieldInto(rf *rawField, d []byte) error {
+	rf.encoderSym, rf.sendNodeSym, rf.varSerSym = -1, -1, -1
 	c := wiretree.NewCursor(d)
 	for c.Next() {
 		v := c.V
@@ -489,12 +575,12 @@ func parseField(d []byte) (rawField, error) {
 				}
 			}
 			if err := pc.Err(); err != nil {
-				return rf, err
+				return err
 			}
 			rf.poly = append(rf.poly, p)
 		case 12:
 			rf.varSerSym = int32(v)
 		}
 	}
-	return rf, c.Err()
+	return c.Err()
 }

@@ -130,6 +130,7 @@ type carriers struct {
 
 func (s *Schema) carrierIndex() *carriers {
 	s.indexOnce.Do(func() {
+		s.Complete()
 		ix := &carriers{carriers: map[Name][]*Field{}, owners: make([][]int32, len(s.Fields)),
 			parents: make([][]int32, len(s.Serializers)), sers: s.Serializers, reach: map[Name][]bool{}}
 		for _, f := range s.Fields {

@@ -174,11 +174,18 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 		index   int32 = -1
 		history       = make([]string, 0, historySize)
 		keyBuf  []byte
+		mem     *arena // keys and values, for many entries (arena.go)
 	)
 	var cur *EntryWalk // the entry being recorded, when w is not nil
 	mark := func(kind PartKind, from uint, v uint64) *Part {
 		cur.Parts = append(cur.Parts, Part{Kind: kind, Start: from, Bits: r.Pos() - from, V: v})
 		return &cur.Parts[len(cur.Parts)-1]
+	}
+	if n >= minArenaEntries {
+		mem = newArena(len(data))
+		if len(t.Entries) == 0 { // a new table: its entries, grown once
+			t.Entries = make([]Entry, 0, min(n, len(data)*8/3+1, 1<<14))
+		}
 	}
 	for i := range n {
 		start := r.Pos()
@@ -274,7 +281,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 			if len(keyBuf) > MaxKeyLen {
 				return changed, fail("key longer than %d bytes", MaxKeyLen)
 			}
-			key = string(keyBuf)
+			key = mem.str(keyBuf)
 		} else {
 			key = t.keyAt(index)
 		}
@@ -326,7 +333,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 				return changed, fail("value of %d bits exceeds the %d bits left", bits, r.Remaining())
 			}
 			from = r.Pos()
-			value = r.AppendBits(make([]byte, 0, (bits+7)/8), uint(bits))
+			value = r.AppendBits(mem.take(int((bits+7)/8)), uint(bits))
 			if cur != nil {
 				mark(PartValue, from, uint64(len(value)))
 			}

@@ -1,0 +1,56 @@
+package replay_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// eachShortReplay runs fn as a sub-benchmark per shared replay, named by
+// game and file ("cs2/14065.dem"): short files are where the start-up
+// (schema, string tables, baselines, the first full frame) is most of the
+// cost.
+func eachShortReplay(b *testing.B, fn func(b *testing.B, data []byte)) {
+	for _, g := range testreplays.Games {
+		for _, path := range testreplays.Files(b, g) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(g+"/"+filepath.Base(path), func(b *testing.B) { fn(b, data) })
+		}
+	}
+}
+
+// BenchmarkSignonFiles decodes each shared replay's start-up only, up to
+// and including its first full entity snapshot.
+func BenchmarkSignonFiles(b *testing.B) {
+	eachShortReplay(b, func(b *testing.B, data []byte) {
+		r := signonEnd(b, data)
+		b.SetBytes(int64(r.Pos()))
+		b.ReportAllocs()
+		for b.Loop() {
+			signonEnd(b, data)
+		}
+	})
+}
+
+// BenchmarkWholeFiles decodes each shared replay whole, start-up included.
+func BenchmarkWholeFiles(b *testing.B) {
+	eachShortReplay(b, func(b *testing.B, data []byte) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r, err := replay.Open(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := r.Run(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

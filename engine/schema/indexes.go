@@ -1,0 +1,172 @@
+package schema
+
+// A ProtoFlattenedSerializer_t as Valve writes it: its name symbol (field
+// 1), its version (field 2) and each field index (field 3) as a varint of
+// its own, hundreds of them. scanIndexes and fillIndexes read exactly that
+// shape in plain loops, with no call per index; a message of any other
+// shape (packed indexes, other fields, wire types or long varints) is left
+// to rawSerializer.walk, which reads every shape the wire format allows.
+
+// Tags of the three fields as varints.
+const (
+	tagName    = 1<<3 | 0
+	tagVersion = 2<<3 | 0
+	tagIndex   = 3<<3 | 0
+)
+
+// shortVarint reads a varint of at most 5 bytes at b[i:], as the schema's
+// int32 fields are written, returning the index after it; ok is false for
+// a longer or truncated one.
+func shortVarint(b []byte, i int) (v uint64, next int, ok bool) {
+	for shift := uint(0); shift < 35; shift += 7 {
+		if i >= len(b) {
+			return 0, 0, false
+		}
+		x := b[i]
+		i++
+		v |= uint64(x&0x7f) << shift
+		if x < 0x80 {
+			return v, i, true
+		}
+	}
+	return 0, 0, false
+}
+
+// scanIndexes reads a serializer message of the usual shape: its name
+// symbol and version (the last of each, as protobuf merges) and how many
+// field indexes it lists. ok is false for any other shape.
+func scanIndexes(msg []byte) (nameSym, version int32, count int, ok bool) {
+	i := 0
+	for i < len(msg) {
+		// A run of indexes below 16,384 (all of a real schema's) needs
+		// no value: each is a tag and one or two bytes.
+		for i+2 < len(msg) && msg[i] == tagIndex {
+			if msg[i+1] < 0x80 {
+				i += 2
+			} else if msg[i+2] < 0x80 {
+				i += 3
+			} else {
+				break
+			}
+			count++
+		}
+		if i >= len(msg) {
+			break
+		}
+		tag := msg[i]
+		var v uint64
+		if v, i, ok = shortVarint(msg, i+1); !ok {
+			return 0, 0, 0, false
+		}
+		switch tag {
+		case tagIndex:
+			count++
+		case tagName:
+			nameSym = int32(v)
+		case tagVersion:
+			version = int32(v)
+		default:
+			return 0, 0, 0, false
+		}
+	}
+	return nameSym, version, count, true
+}
+
+// fillIndexes appends the field each index of a message scanIndexes
+// accepted names. bad is the last index outside fields, or -1.
+func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
+	bad = -1
+	i := 0
+	for i < len(msg) {
+		for i+2 < len(msg) && msg[i] == tagIndex {
+			var fi int
+			if b := msg[i+1]; b < 0x80 {
+				fi, i = int(b), i+2
+			} else if c := msg[i+2]; c < 0x80 {
+				fi, i = int(b&0x7f)|int(c)<<7, i+3
+			} else {
+				break
+			}
+			if fi >= len(fields) {
+				bad = int32(fi)
+				continue
+			}
+			all = append(all, fields[fi])
+		}
+		if i >= len(msg) {
+			break
+		}
+		tag := msg[i]
+		v, next, ok := shortVarint(msg, i+1)
+		if !ok {
+			break // scanIndexes read it already: never
+		}
+		i = next
+		if tag != tagIndex {
+			continue
+		}
+		fi := int32(v)
+		if fi < 0 || int(fi) >= len(fields) {
+			bad = fi
+			continue
+		}
+		all = append(all, fields[fi])
+	}
+	return all, bad
+}
+
+// nestEdge is a field index of a serializer naming a field of a nested
+// serializer: its position in the serializer's list and the field.
+type nestEdge struct{ pos, field int32 }
+
+// checkIndexes checks the indexes of a message scanIndexes accepted
+// against the fields (hasSer: whether each names a nested serializer) and
+// appends an edge for each index of a nested one. bad is the last index
+// outside fields, or -1.
+func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (out []nestEdge, bad int32) {
+	bad = -1
+	pos := int32(0)
+	i := 0
+	for i < len(msg) {
+		for i+2 < len(msg) && msg[i] == tagIndex {
+			var fi int
+			if b := msg[i+1]; b < 0x80 {
+				fi, i = int(b), i+2
+			} else if c := msg[i+2]; c < 0x80 {
+				fi, i = int(b&0x7f)|int(c)<<7, i+3
+			} else {
+				break
+			}
+			if fi >= len(hasSer) {
+				bad = int32(fi)
+				continue
+			}
+			if hasSer[fi] {
+				edges = append(edges, nestEdge{pos, int32(fi)})
+			}
+			pos++
+		}
+		if i >= len(msg) {
+			break
+		}
+		tag := msg[i]
+		v, next, ok := shortVarint(msg, i+1)
+		if !ok {
+			break // scanIndexes read it already: never
+		}
+		i = next
+		if tag != tagIndex {
+			continue
+		}
+		fi := int32(v)
+		if fi < 0 || int(fi) >= len(hasSer) {
+			bad = fi
+			continue
+		}
+		if hasSer[fi] {
+			edges = append(edges, nestEdge{pos, fi})
+		}
+		pos++
+	}
+	return edges, bad
+}

@@ -1,0 +1,111 @@
+package schema
+
+import (
+	"slices"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"pgregory.net/rapid"
+
+	"github.com/dembug/dembug/engine/wiretree"
+)
+
+// walkIndexes is what rawSerializer.walk reads from a serializer message.
+func walkIndexes(msg []byte) (name, version int32, idx []int32, err error) {
+	rs := rawSerializer{msg: msg}
+	err = rs.walk(func(i int32) { idx = append(idx, i) })
+	return rs.nameSym, rs.version, idx, err
+}
+
+// checkFastIndexes holds scanIndexes and fillIndexes to the general walk
+// on msg, whenever scanIndexes accepts it.
+func checkFastIndexes(t interface {
+	Fatalf(string, ...any)
+}, msg []byte, nFields int) bool {
+	name, version, count, ok := scanIndexes(msg)
+	if !ok {
+		return false
+	}
+	wname, wversion, widx, err := walkIndexes(msg)
+	if err != nil {
+		t.Fatalf("scanIndexes accepted a message the walk refuses: %v", err)
+	}
+	if name != wname || version != wversion || count != len(widx) {
+		t.Fatalf("scan: name %d version %d count %d; walk: %d %d %d", name, version, count, wname, wversion, len(widx))
+	}
+	fields := make([]*Field, nFields)
+	for i := range fields {
+		fields[i] = &Field{id: int32(i)}
+	}
+	got, bad := fillIndexes(msg, fields, nil)
+	var want []int32
+	wbad := int32(-1)
+	for _, i := range widx {
+		if i < 0 || int(i) >= nFields {
+			wbad = i
+			continue
+		}
+		want = append(want, i)
+	}
+	ids := make([]int32, len(got))
+	for i, f := range got {
+		ids[i] = f.id
+	}
+	if bad != wbad || !slices.Equal(ids, want) {
+		t.Fatalf("fill: %v (bad %d); walk: %v (bad %d)", ids, bad, want, wbad)
+	}
+	return true
+}
+
+// Every real serializer takes the fast path and reads as the walk does.
+func TestFastIndexesReadRealSchemas(t *testing.T) {
+	for name, b := range realSerializers() {
+		if b == nil {
+			continue
+		}
+		n := 0
+		for c := wiretree.NewCursor(b); c.Next(); {
+			if c.Num == 1 {
+				if !checkFastIndexes(t, c.Data, 4096) {
+					t.Fatalf("%s: a serializer at byte %d is not of the usual shape", name, c.Offset())
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no serializers", name)
+		}
+	}
+}
+
+// Any message: the fast path either declines it or reads what the walk
+// reads (long and truncated varints, packed indexes, other fields, indexes
+// out of range).
+func TestFastIndexesMatchWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var msg []byte
+		for range rapid.IntRange(0, 40).Draw(t, "fields") {
+			v := rapid.OneOf(rapid.Uint64Range(0, 300), rapid.Uint64Range(0, 1<<20), rapid.Uint64()).Draw(t, "v")
+			switch rapid.IntRange(0, 9).Draw(t, "kind") {
+			case 0:
+				msg = protowire.AppendTag(msg, 1, protowire.VarintType)
+				msg = protowire.AppendVarint(msg, v)
+			case 1:
+				msg = protowire.AppendTag(msg, 2, protowire.VarintType)
+				msg = protowire.AppendVarint(msg, v)
+			case 2:
+				msg = protowire.AppendTag(msg, 3, protowire.BytesType)
+				msg = protowire.AppendBytes(msg, protowire.AppendVarint(protowire.AppendVarint(nil, v), v/3))
+			case 3:
+				msg = protowire.AppendTag(msg, 4, protowire.VarintType)
+				msg = protowire.AppendVarint(msg, v)
+			case 4:
+				msg = append(msg, byte(rapid.IntRange(0, 255).Draw(t, "junk")))
+			default:
+				msg = protowire.AppendTag(msg, 3, protowire.VarintType)
+				msg = protowire.AppendVarint(msg, v)
+			}
+		}
+		checkFastIndexes(t, msg, rapid.IntRange(0, 2000).Draw(t, "fields"))
+	})
+}

@@ -1,0 +1,149 @@
+package schema
+
+import (
+	"fmt"
+	"sync"
+)
+
+// pending is what a schema ParseLazy built keeps to read its serializers'
+// field lists on first use. The messages were checked when parsed: reading
+// a list cannot fail.
+type pending struct {
+	mu     sync.Mutex
+	fields []*Field        // the schema's Fields, by index
+	msgs   []rawSerializer // by serializer id
+	edges  []nestEdge      // each serializer's indexes of nested serializers' fields...
+	starts []int32         // ...from edges[starts[id]] to edges[starts[id+1]]
+}
+
+// Load reads the serializer's field list, and those of the serializers
+// below it, when not read yet. Serializer does it for the serializer it
+// returns; code holding a serializer from elsewhere (Schema.Serializers,
+// LazySerializer) calls it before reading Fields. Safe for concurrent use.
+func (s *Serializer) Load() {
+	if s == nil || s.src == nil || s.loaded.Load() {
+		return
+	}
+	p := s.src
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// Every serializer reachable is read before any is marked loaded: a
+	// reader that sees one loaded without the lock sees all below it read.
+	var done []*Serializer
+	stack := []*Serializer{s}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.src != p || x.loaded.Load() || x.filling {
+			continue
+		}
+		x.filling = true
+		x.Fields = p.read(x.id)
+		done = append(done, x)
+		for _, f := range x.Fields {
+			if f.Serializer != nil {
+				stack = append(stack, f.Serializer)
+			}
+			stack = append(stack, f.Polymorphic...)
+		}
+	}
+	for _, x := range done {
+		x.loaded.Store(true)
+	}
+}
+
+// read builds serializer id's field list.
+func (p *pending) read(id int32) []*Field {
+	rs := &p.msgs[id]
+	out := make([]*Field, 0, rs.count)
+	if rs.fast {
+		out, _ = fillIndexes(rs.msg, p.fields, out)
+		return out
+	}
+	rs.walk(func(fi int32) { out = append(out, p.fields[fi]) })
+	return out
+}
+
+// LazySerializer is Serializer without reading the field list: Load it
+// before reading Fields. Linking every class of a replay to its serializer
+// costs nothing this way; a class is loaded when first decoded.
+func (s *Schema) LazySerializer(name string) *Serializer {
+	if s.under == nil {
+		return s.byName[name]
+	}
+	return s.lazy.lookup(s.under.byName[name])
+}
+
+// Complete reads every serializer's field list: after it, Serializers can
+// be walked whole. ParseWith's schemas are complete already.
+func (s *Schema) Complete() *Schema {
+	if s.under != nil || len(s.Serializers) == 0 || s.Serializers[0].src == nil {
+		return s // a realiased schema's under is complete
+	}
+	p := s.Serializers[0].src
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var done []*Serializer
+	for _, x := range s.Serializers {
+		if x.loaded.Load() || x.filling {
+			continue
+		}
+		x.filling = true
+		x.Fields = p.read(x.id)
+		done = append(done, x)
+	}
+	for _, x := range done {
+		x.loaded.Store(true)
+	}
+	p.msgs = nil // every list is read: the message is no longer needed
+	return s
+}
+
+// checkNesting is the package's checkNesting over the edges the index
+// check noted, before any field list is read: the same serializers are
+// refused with the same errors.
+func (p *pending) checkNesting(sers []*Serializer) error {
+	type size struct {
+		height, fields int
+		state          uint8 // 0 not seen, 1 being visited, 2 done
+	}
+	sizes := make([]size, len(sers))
+	var visit func(id int32, depth int) (size, error)
+	visit = func(id int32, depth int) (size, error) {
+		at := &sizes[id]
+		name := sers[id].Name
+		if at.state == 2 {
+			return *at, nil
+		}
+		if at.state == 1 || depth > maxNesting {
+			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", name, maxNesting)
+		}
+		at.state = 1
+		var z size
+		nested := 0 // fields below the nested serializers so far
+		for _, e := range p.edges[p.starts[id]:p.starts[id+1]] {
+			k, err := visit(p.fields[e.field].Serializer.id, depth+1)
+			if err != nil {
+				return size{}, err
+			}
+			z.height = max(z.height, k.height+1)
+			nested += k.fields
+			if int(e.pos)+1+nested > MaxExpandedFields {
+				return size{}, fmt.Errorf("serializer %s expands to more than %d fields", name, MaxExpandedFields)
+			}
+		}
+		z.fields = p.msgs[id].count + nested
+		if z.height > maxNesting {
+			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", name, maxNesting)
+		}
+		z.state = 2
+		sizes[id] = z
+		return z, nil
+	}
+	for _, ser := range sers {
+		if _, err := visit(ser.id, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}

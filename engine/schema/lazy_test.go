@@ -1,0 +1,164 @@
+package schema
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/dembug/dembug/engine/game"
+)
+
+// sameLists reports where two schemas' serializers differ: names, versions,
+// and each field list (fields compared by their place in Fields).
+func sameLists(a, b *Schema) error {
+	if len(a.Serializers) != len(b.Serializers) || len(a.Fields) != len(b.Fields) {
+		return fmt.Errorf("%d serializers, %d fields; %d, %d", len(a.Serializers), len(a.Fields), len(b.Serializers), len(b.Fields))
+	}
+	for i, sa := range a.Serializers {
+		sb := b.Serializers[i]
+		if sa.Name != sb.Name || sa.Version != sb.Version || len(sa.Fields) != len(sb.Fields) {
+			return fmt.Errorf("serializer %d: %s v%d (%d fields); %s v%d (%d fields)", i, sa.Name, sa.Version, len(sa.Fields), sb.Name, sb.Version, len(sb.Fields))
+		}
+		for j, f := range sa.Fields {
+			g := sb.Fields[j]
+			if f.id != g.id || f.Name != g.Name || f.Decoder.Family != g.Decoder.Family || (f.Serializer == nil) != (g.Serializer == nil) ||
+				f.Serializer != nil && f.Serializer.id != g.Serializer.id {
+				return fmt.Errorf("%s field %d: %s; %s", sa.Name, j, f.Name, g.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// A serializer read on first use is the one ParseWith reads, and so is
+// every serializer below it, in whatever order classes are first decoded.
+func TestLazyReadsAsEager(t *testing.T) {
+	for name, b := range realSerializers() {
+		if b == nil {
+			continue
+		}
+		g := game.Dota2
+		if name != "dota2" && name != "sample" {
+			g = game.CS2
+		}
+		eager, err := ParseWith(b, g, Aliases{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := ParseLazy(b, g, Aliases{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every third serializer first, by name as classes link them.
+		for i := 0; i < len(lazy.Serializers); i += 3 {
+			ser := lazy.Serializer(lazy.Serializers[i].Name)
+			want := eager.Serializer(ser.Name)
+			if len(ser.Fields) != len(want.Fields) || len(ser.Hot()) != len(want.Fields) {
+				t.Fatalf("%s: %s has %d fields read on first use, %d parsed", name, ser.Name, len(ser.Fields), len(want.Fields))
+			}
+			var below func(s *Serializer, depth int)
+			below = func(s *Serializer, depth int) {
+				if !s.loaded.Load() {
+					t.Fatalf("%s: %s, below %s, not read", name, s.Name, ser.Name)
+				}
+				for _, f := range s.Fields {
+					if f.Serializer != nil && depth < maxNesting {
+						below(f.Serializer, depth+1)
+					}
+				}
+			}
+			below(ser, 0)
+		}
+		if err := sameLists(lazy.Complete(), eager); err != nil {
+			t.Fatalf("%s: completed lazily vs parsed: %v", name, err)
+		}
+	}
+}
+
+// The nesting check on the edges the index check notes, before any list is
+// read, refuses what the check over read lists refuses, with the same
+// error: the Dota 2 schema with its nested fields pointed at other
+// serializers (cycles, deep chains, wide expansions).
+func TestLazyNestingCheckAgrees(t *testing.T) {
+	b := realSerializers()["dota2"]
+	if b == nil {
+		t.Skip("no Dota 2 replay")
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		s, err := ParseWith(b, game.Dota2, Aliases{})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		var nested []*Field
+		for _, f := range s.Fields {
+			if f.Serializer != nil {
+				nested = append(nested, f)
+			}
+		}
+		for range rapid.IntRange(1, 8).Draw(rt, "rewires") {
+			f := nested[rapid.IntRange(0, len(nested)-1).Draw(rt, "field")]
+			f.Serializer = s.Serializers[rapid.IntRange(0, len(s.Serializers)-1).Draw(rt, "to")]
+		}
+		p := &pending{fields: s.Fields, starts: make([]int32, len(s.Serializers)+1)}
+		for i, ser := range s.Serializers {
+			for pos, f := range ser.Fields {
+				if f.Serializer != nil {
+					p.edges = append(p.edges, nestEdge{int32(pos), f.id})
+				}
+			}
+			p.starts[i+1] = int32(len(p.edges))
+			p.msgs = append(p.msgs, rawSerializer{count: len(ser.Fields)})
+		}
+		want, got := checkNesting(s.Serializers), p.checkNesting(s.Serializers)
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			rt.Fatalf("over read lists: %v; over edges: %v", want, got)
+		}
+	})
+}
+
+// Decoders on several goroutines reading the same lazy schema (a debugger's
+// index pass beside its live decode) read each list once, whole.
+func TestLazyConcurrentReads(t *testing.T) {
+	b := realSerializers()["dota2"]
+	if b == nil {
+		t.Skip("no Dota 2 replay")
+	}
+	eager, err := ParseWith(b, game.Dota2, Aliases{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := ParseLazy(b, game.Dota2, Aliases{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(lazy.Serializers); i += 2 {
+				name := lazy.Serializers[i].Name
+				ser := lazy.LazySerializer(name)
+				ser.Load()
+				if len(ser.Fields) != len(eager.Serializer(name).Fields) || len(ser.Hot()) != len(ser.Fields) {
+					errs <- fmt.Errorf("%s: %d fields", name, len(ser.Fields))
+					return
+				}
+			}
+			if w == 3 {
+				lazy.Complete()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := sameLists(lazy, eager); err != nil {
+		t.Fatal(err)
+	}
+}
