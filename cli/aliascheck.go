@@ -160,3 +160,21 @@ func muteNamesField(m string, names map[string]bool) bool {
 	}
 	return false
 }
+
+// readWithAliases reads the replay at path and parses the --as flags,
+// refusing a name no field of the file carries: what every command that
+// decodes one file does first.
+func readWithAliases(path string, as []string) ([]byte, schema.Aliases, error) {
+	aliases, err := parseAs(as)
+	if err != nil {
+		return nil, aliases, err
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return nil, aliases, err
+	}
+	if err := checkAliasNames(data, aliases); err != nil {
+		return nil, aliases, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, aliases, nil
+}

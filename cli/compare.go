@@ -250,16 +250,9 @@ func compareCmd() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
 				return &ExitError{Code: 2}
 			}
-			aliases, err := parseAs(as)
+			data, aliases, err := readWithAliases(args[0], as)
 			if err != nil {
 				return fail(err)
-			}
-			data, err := readFile(args[0])
-			if err != nil {
-				return fail(err)
-			}
-			if err := checkAliasNames(data, aliases); err != nil {
-				return fail(fmt.Errorf("%s: %w", args[0], err))
 			}
 			var in io.Reader = cmd.InOrStdin()
 			if args[1] != "-" {

@@ -94,16 +94,9 @@ func entitiesCmd() *cobra.Command {
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := readFile(args[0])
+			data, aliases, err := readWithAliases(args[0], as)
 			if err != nil {
 				return err
-			}
-			aliases, err := parseAs(as)
-			if err != nil {
-				return err
-			}
-			if err := checkAliasNames(data, aliases); err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			r, runErr := runTo(data, tick, aliases)
 			if r != nil {

@@ -21,6 +21,11 @@ func TestAsNameTheFileLacks(t *testing.T) {
 	if _, _, err := runDembug("entities", path, "--tick", "100", "--as", "NoSuchType_t=int32"); err == nil || !strings.Contains(err.Error(), "without a decoder rule: ") {
 		t.Fatalf("entities --as NoSuchType_t=int32: %v", err)
 	}
+	for _, cmd := range []string{"strings", "stats"} {
+		if _, _, err := runDembug(cmd, path, "--as", "NoSuchType_t=int32"); err == nil || !strings.Contains(err.Error(), "no field of this file has the type NoSuchType_t") {
+			t.Fatalf("%s --as NoSuchType_t=int32: %v", cmd, err)
+		}
+	}
 	out, stderr, _ := runDembug("check", path, "--as", "NoSuchType_t=int32")
 	if !strings.Contains(out, "0 misaligned") || !strings.Contains(stderr, "warning: --as NoSuchType_t=int32: no field") {
 		t.Fatalf("check --as NoSuchType_t=int32: stdout %q stderr %q", out, stderr)

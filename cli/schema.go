@@ -148,18 +148,9 @@ func schemaCmd() *cobra.Command {
 }
 
 func runSchemaDiff(w io.Writer, oldPath, newPath, filter string, a schema.Aliases) error {
-	var schemas [2]*schema.Schema
-	var builds [2]int32
-	for i, p := range []string{oldPath, newPath} {
-		data, err := readFile(p)
-		if err != nil {
-			return err
-		}
-		r, err := loadSchema(data, a)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		schemas[i], builds[i] = r.Schema, r.Header.BuildNum
+	schemas, builds, err := loadPair(oldPath, newPath, a)
+	if err != nil {
+		return err
 	}
 	changes := schema.Diff(schemas[0], schemas[1])
 	counts := map[schema.ChangeKind]int{}

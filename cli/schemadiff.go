@@ -43,18 +43,9 @@ type SchemaDiffSummary struct {
 // runSchemaDiffJSON is runSchemaDiff as JSON lines: one object per change,
 // then a summary object ("summary": true).
 func runSchemaDiffJSON(w io.Writer, oldPath, newPath, filter string, a schema.Aliases) error {
-	var schemas [2]*schema.Schema
-	var builds [2]int32
-	for i, p := range []string{oldPath, newPath} {
-		data, err := readFile(p)
-		if err != nil {
-			return err
-		}
-		r, err := loadSchema(data, a)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		schemas[i], builds[i] = r.Schema, r.Header.BuildNum
+	schemas, builds, err := loadPair(oldPath, newPath, a)
+	if err != nil {
+		return err
 	}
 	enc := json.NewEncoder(w)
 	sum := SchemaDiffSummary{Summary: true, OldBuild: builds[0], NewBuild: builds[1], SameBuild: builds[0] == builds[1], Kinds: map[string]int{}}
@@ -122,4 +113,21 @@ func printDiff(w io.Writer, changes []schema.Change, g game.Game) {
 	for _, c := range rest {
 		fmt.Fprintln(w, c)
 	}
+}
+
+// loadPair loads the schemas of the two files a diff compares, and their
+// builds.
+func loadPair(oldPath, newPath string, a schema.Aliases) (schemas [2]*schema.Schema, builds [2]int32, err error) {
+	for i, p := range []string{oldPath, newPath} {
+		data, err := readFile(p)
+		if err != nil {
+			return schemas, builds, err
+		}
+		r, err := loadSchema(data, a)
+		if err != nil {
+			return schemas, builds, fmt.Errorf("%s: %w", p, err)
+		}
+		schemas[i], builds[i] = r.Schema, r.Header.BuildNum
+	}
+	return schemas, builds, nil
 }

@@ -78,16 +78,9 @@ func statsCmd() *cobra.Command {
 		Short: "Decoder-family table: fields per decoder in the schema, decoder calls over the file, share of calls",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := readFile(args[0])
+			data, aliases, err := readWithAliases(args[0], as)
 			if err != nil {
 				return err
-			}
-			aliases, err := parseAs(as)
-			if err != nil {
-				return err
-			}
-			if err := checkAliasNames(data, aliases); err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			r, runErr := runGathering(data, aliases)
 			switch {

@@ -98,11 +98,7 @@ func stringsCmd() *cobra.Command {
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := readFile(args[0])
-			if err != nil {
-				return err
-			}
-			aliases, err := parseAs(as)
+			data, aliases, err := readWithAliases(args[0], as)
 			if err != nil {
 				return err
 			}

@@ -250,16 +250,9 @@ func traceCmd() *cobra.Command {
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
 			}
-			data, err := readFile(args[0])
+			data, aliases, err := readWithAliases(args[0], as)
 			if err != nil {
 				return err
-			}
-			aliases, err := parseAs(as)
-			if err != nil {
-				return err
-			}
-			if err := checkAliasNames(data, aliases); err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if err := TraceWith(cmd.OutOrStdout(), data, tick, ent, TraceOptions{Aliases: aliases, Baselines: baselines, Explain: explain, AllTicks: allTicks, Headers: headers, Ops: ops}); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
