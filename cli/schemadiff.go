@@ -98,7 +98,11 @@ func printDiff(w io.Writer, changes []schema.Change, g game.Game) {
 		fmt.Fprintln(w, gr)
 	}
 	if len(groups) > 0 {
-		fmt.Fprintf(w, "(%d field changes are the %d type renames above)\n", folded, len(groups))
+		renames := "the type rename"
+		if len(groups) > 1 {
+			renames = fmt.Sprintf("the %d type renames", len(groups))
+		}
+		fmt.Fprintf(w, "(%d field changes are %s above)\n", folded, renames)
 	}
 	repeats, rest := schema.GroupRepeated(rest)
 	if len(repeats) > 0 && len(groups) > 0 {
