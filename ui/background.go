@@ -67,7 +67,7 @@ func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
 	}
 	if msg.ch.Done {
 		m.grader = nil
-		m.applyLocated()
+		m.applySuspect()
 		return nil
 	}
 	return m.gradeWhenIdle()

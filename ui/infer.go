@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -18,7 +18,7 @@ import (
 type inference struct {
 	running  bool
 	unknowns []schema.Unknown
-	checked  *infer.Checked // nil until it ran, or when nothing misaligned
+	checked  *session.Inference // nil until it ran, when nothing misaligned, or nothing was inferred
 	err      string
 }
 
@@ -43,16 +43,14 @@ func (m *Model) inferCmd() tea.Cmd {
 		return nil
 	}
 	inf.running = true
-	gen, data, aliases := m.gen, m.data, m.opts.Aliases
+	gen, file := m.gen, m.file
 	return safe(func() tea.Msg {
 		out := &inference{unknowns: inf.unknowns}
-		ch, err := infer.Run(data, aliases, infer.Options{Infer: true})
+		ch, err := file.Infer()
 		if err != nil {
 			out.err = err.Error()
 		}
-		if ch != nil && len(ch.Findings) > 0 {
-			out.checked = ch
-		}
+		out.checked = ch
 		return inferMsg{gen, out}
 	})
 }
@@ -71,13 +69,9 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
-		if ch.Break != nil {
-			f := ch.Findings[0]
-			return m.breakSuspect(ch.Break, fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As))
-		}
 	}
 	if m.misaligned() {
-		return m.searchSuspect() // as check: the search when inference found nothing
+		return m.firstSuspectCmd(msg.inf.checked) // as check: its breaking read, or the search
 	}
 	return nil
 }
@@ -110,7 +104,7 @@ func (m *Model) applyInferred() tea.Cmd {
 	return m.indexCmd()
 }
 
-func findingText(f infer.Finding) string {
+func findingText(f session.InferredName) string {
 	return fmt.Sprintf("%s %s behaves as %s", f.Kind, f.Unknown, f.As)
 }
 

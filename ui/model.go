@@ -77,6 +77,7 @@ type Model struct {
 
 	path string
 	data []byte
+	file *session.File // the open file: what decodes it again is asked of it
 	ix   *session.Index
 	in   *session.Indexer
 	// chunks bring the index pass's results; stopIndex ends it early.
@@ -164,7 +165,7 @@ type Model struct {
 	countGen uint64
 
 	// The suspect of the first misaligned message as check names it.
-	located *located
+	suspect *suspectFound
 
 	// The grouped list of anomalies (L) when open, and what is muted.
 	list *anomList
@@ -231,6 +232,7 @@ func New(path string, data []byte, opts Options) *Model {
 		ix:      &session.Index{Path: path, Size: len(data)},
 		in:      session.NewIndexer(data, opts.Aliases),
 		dec:     session.NewLiveDecoder(data, opts.Aliases),
+		file:    session.OpenFile(data, opts.Aliases),
 		gen:     1,
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
 		sel:   session.None,
@@ -311,8 +313,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		return m, m.resumeGrading()
 	case countMsg:
 		return m, m.onCount(msg)
-	case *located:
-		m.onLocate(msg)
+	case *suspectFound:
+		m.onSuspect(msg)
 	case alignMsg:
 		m.onAlign(msg)
 	case whatIfMsg:

@@ -375,7 +375,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 				out = append(out, wi.section(m.sel.Upd, pairs))
 			}
 			if !sh.whatIf {
-				sh.rep = m.withLocated(d.Cmd, d.Msg, sh.rec, sh.rep)
+				sh.rep = m.withSuspect(d.Cmd, d.Msg, sh.rec, sh.rep)
 			}
 			switch {
 			case sh.upd < 0:
