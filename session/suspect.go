@@ -85,10 +85,17 @@ func InferenceOf(ch *infer.Checked) *Inference {
 // read does not need otherwise (check asks without). nil when the message
 // cannot be decoded again.
 func LocateFirstSuspect(data []byte, aliases schema.Aliases, at Location, inf *Inference, record bool) *FirstSuspect {
+	return locateFirstSuspect(func(at Location) (*diagnose.Case, error) { return diagnose.CaptureAtWith(data, at, aliases) }, at, inf, record)
+}
+
+// capturer decodes a file up to a message and keeps it.
+type capturer func(Location) (*diagnose.Case, error)
+
+func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bool) *FirstSuspect {
 	if inf != nil && inf.Break != nil && len(inf.Findings) > 0 {
-		return breakingSuspect(data, aliases, at, inf, record)
+		return breakingSuspect(capture, at, inf, record)
 	}
-	c, err := diagnose.CaptureAtWith(data, at, aliases)
+	c, err := capture(at)
 	if err != nil || c == nil {
 		return nil
 	}
@@ -161,14 +168,14 @@ func (s *FirstSuspect) fromRead(rec *provenance.Message, i int) {
 
 // breakingSuspect is inference's breaking read; with record, resolved in
 // a decode of the message (a read in the message, not in a baseline).
-func breakingSuspect(data []byte, aliases schema.Aliases, at Location, inf *Inference, record bool) *FirstSuspect {
+func breakingSuspect(capture capturer, at Location, inf *Inference, record bool) *FirstSuspect {
 	b := inf.Break
 	s := &FirstSuspect{At: at, Basis: ByInference, Update: -1, Field: -1, Entity: b.Entity, Class: b.Class, Name: b.FieldName,
 		Bit: b.Bit, InBaseline: b.InBaseline, Decoder: b.Decoder, Inferred: &inf.Findings[0]}
 	if !record || b.InBaseline {
 		return s
 	}
-	c, err := diagnose.CaptureAtWith(data, at, aliases)
+	c, err := capture(at)
 	if err != nil || c == nil {
 		return s
 	}

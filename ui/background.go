@@ -44,7 +44,7 @@ func (m *Model) gradeCmd() tea.Cmd {
 	if m.grader != nil || m.ix.GradeDone {
 		return nil
 	}
-	m.grader = session.NewGrader(m.data, m.opts.Aliases, m.ix.Keyframes)
+	m.grader = m.file.Grader()
 	m.gradeGen = m.gen
 	return m.gradeStep()
 }
@@ -116,7 +116,7 @@ func (m *Model) startScan(q string, filter bool) tea.Cmd {
 	mt := session.NewMatcher(q)
 	j := &scanJob{gen: m.scanGen, filter: filter, q: q, mt: mt, started: time.Now()}
 	if filter {
-		j.s = session.NewFilter(m.data, m.opts.Aliases, mt, len(m.ix.Commands))
+		j.s = m.file.Filter(mt, len(m.ix.Commands))
 	} else {
 		after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
 		if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
@@ -125,7 +125,7 @@ func (m *Model) startScan(q string, filter bool) tea.Cmd {
 		if m.sel.IsEnd() || m.sel.Cmd < 0 {
 			after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
 		}
-		j.s = session.NewSearch(m.data, m.opts.Aliases, m.ix.Keyframes, mt, after, len(m.ix.Commands))
+		j.s = m.file.Search(mt, after, len(m.ix.Commands))
 	}
 	m.scan = j
 	return m.scanStep()

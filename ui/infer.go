@@ -79,11 +79,11 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 // applyInferred opens the file again under the inferred aliases.
 func (m *Model) applyInferred() tea.Cmd {
 	inf := m.inference
-	opts := m.opts
+	var aliases schema.Aliases
 	switch {
 	case inf != nil && !inf.running && inf.checked == nil && len(m.ix.Values) > 0:
 		// Aligned, but values show types read wrongly (values.go).
-		opts.Aliases = m.ix.ValueAliases(opts.Aliases)
+		aliases = m.ix.ValueAliases(m.file.Aliases())
 	case inf == nil || inf.running:
 		m.setNote("no inference yet: it runs when the index pass ends and a message misaligned", true)
 		return nil
@@ -91,16 +91,10 @@ func (m *Model) applyInferred() tea.Cmd {
 		m.setNote("nothing inferred: no unknown name explains a misaligned message, and no unknown type's values show it read wrongly", true)
 		return nil
 	default:
-		opts.Aliases = inf.checked.Aliases
+		aliases = inf.checked.Aliases
 	}
-	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
-	if m.stopIndex != nil {
-		m.stopIndex()
-	}
-	*m = *New(m.path, m.data, opts)
-	m.w, m.h, m.theme = w, h, theme
-	m.gen = gen // chunks of the old pass still on their way are dropped
-	m.setNote("decoding with "+strings.Join(opts.Aliases.Flags(), " "), false)
+	m.reopen(m.file.WithAliases(aliases))
+	m.setNote("decoding with "+strings.Join(aliases.Flags(), " "), false)
 	return m.indexCmd()
 }
 
@@ -112,7 +106,7 @@ func findingText(f session.InferredName) string {
 // inferred, for a misaligned message (misaligned) or the file summary.
 func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 	var l []views.InspectorLine
-	if a := m.opts.Aliases; !a.Empty() {
+	if a := m.file.Aliases(); !a.Empty() {
 		l = append(l, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
 	inf := m.inference

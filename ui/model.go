@@ -76,8 +76,7 @@ type Model struct {
 	keys  KeyMap
 
 	path string
-	data []byte
-	file *session.File // the open file: what decodes it again is asked of it
+	file *session.File // the open file: whatever decodes it again is asked of it
 	ix   *session.Index
 	in   *session.Indexer
 	// chunks bring the index pass's results; stopIndex ends it early.
@@ -141,7 +140,6 @@ type Model struct {
 	wi         *whatIf
 	wiGen      uint64
 	wiPending  bool
-	cases      *session.Cases
 	wiRowKey   session.Ref // the selection wiRowSel was derived from
 	wiRowSel   int         // selected row of the diff
 	wiPairsFor *whatIf
@@ -227,18 +225,22 @@ func New(path string, data []byte, opts Options) *Model {
 	if opts.IndexBudget <= 0 {
 		opts.IndexBudget = 40 * time.Millisecond
 	}
+	return newModel(path, session.OpenFile(data, opts.Aliases), opts)
+}
+
+// newModel is the root model for an open file (opts.Aliases are the
+// file's).
+func newModel(path string, file *session.File, opts Options) *Model {
 	m := &Model{
-		opts: opts, keys: DefaultKeyMap(), path: path, data: data,
-		ix:      &session.Index{Path: path, Size: len(data)},
-		in:      session.NewIndexer(data, opts.Aliases),
-		dec:     session.NewLiveDecoder(data, opts.Aliases),
-		file:    session.OpenFile(data, opts.Aliases),
+		opts: opts, keys: DefaultKeyMap(), path: path, file: file,
+		ix:      &session.Index{Path: path, Size: len(file.Bytes())},
+		in:      file.Indexer(),
+		dec:     file.LiveDecoder(),
 		gen:     1,
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
 		sel:   session.None,
 		lastA: paneTimeline, lastB: paneInspector,
-		cases: session.NewCases(opts.Aliases),
-		cmp:   newComparison(opts.Compare),
+		cmp: newComparison(opts.Compare),
 
 		lastEntity: -1,
 	}
@@ -298,6 +300,7 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 			res, cmd = m, nil
 		}
 	}()
+	defer m.derive() // what the panes show, for View to read (derive.go)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

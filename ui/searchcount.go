@@ -31,7 +31,7 @@ type countMsg struct {
 func (m *Model) startCount(q string, at session.Hit) tea.Cmd {
 	m.countGen++
 	m.count = &countJob{gen: m.countGen, q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
-		s: session.NewFilter(m.data, m.opts.Aliases, session.NewMatcher(q), len(m.ix.Commands))}
+		s: m.file.Filter(session.NewMatcher(q), len(m.ix.Commands))}
 	return m.countStep()
 }
 

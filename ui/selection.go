@@ -457,7 +457,7 @@ func (m *Model) moveField(delta int) {
 	if m.walkMove(delta) {
 		return
 	}
-	if _, ok := m.wireSelected(); ok {
+	if _, ok := m.wireShown(); ok {
 		if n := len(m.cache.wire); n > 0 {
 			m.wireSel = clamp(m.wireSel+delta, 0, n-1)
 		}

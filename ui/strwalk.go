@@ -58,9 +58,9 @@ func (m *Model) ensureWalk(msg *session.Message) tea.Cmd {
 	}
 	m.walk.gen++
 	m.walk.key, m.walk.loading, m.walk.w, m.walk.err, m.walk.rows, m.walk.sel = key, true, nil, "", nil, 0
-	gen, data, cmd, pos, ks, aliases := m.walk.gen, m.data, *c, m.sel.Msg, m.ix.Keyframes, m.opts.Aliases
+	gen, file, cmd, pos := m.walk.gen, m.file, *c, m.sel.Msg
 	return safe(func() tea.Msg {
-		w, err := session.WalkStringTable(data, cmd, pos, ks, aliases)
+		w, err := file.WalkStringTable(cmd, pos)
 		return tableWalkMsg{gen, key, w, err}
 	})
 }
@@ -81,7 +81,7 @@ func (m *Model) onWalk(msg tableWalkMsg) {
 		}
 	}
 	if msg.w.Table == "instancebaseline" && m.walk.classes == nil {
-		m.walk.classes = session.BaselineClasses(m.data, m.ix)
+		m.walk.classes = session.BaselineClasses(m.file.Bytes(), m.ix)
 	}
 }
 

@@ -304,11 +304,11 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 		return nil
 	}
 	m.wiGen++
-	gen, cc, data := m.wiGen, m.cases, m.data
+	gen, file := m.wiGen, m.file
 	m.wiPending = true
 	m.setNote("running the what-if: "+req.Label+"…", false)
 	return safe(func() tea.Msg {
-		wi, err := cc.Run(data, at, loc, req)
+		wi, err := file.WhatIf(at, loc, req)
 		return whatIfMsg{gen, wi, err}
 	})
 }
@@ -396,8 +396,17 @@ func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 	return rows
 }
 
+// wiRowShown is the selected diff row and the pairs of the selected
+// update, as derive stored them (-1 and none before it has).
+func (m *Model) wiRowShown(wi *whatIf) (int, []session.Pair) {
+	if m.wiPairsFor != wi || m.wiPairsUpd != m.sel.Upd || m.wiRowKey != m.sel {
+		return -1, nil
+	}
+	return m.wiRowSel, m.wiPairs
+}
+
 // wiRow is the selected diff row: it follows the selected original field
-// until the user moves within the diff.
+// until the user moves within the diff (derive and the keys keep it).
 func (m *Model) wiRow(wi *whatIf) (int, []session.Pair) {
 	key := m.sel
 	if m.wiPairsFor != wi || m.wiPairsUpd != m.sel.Upd {
@@ -453,7 +462,7 @@ func (m *Model) shown() (shownMsg, bool) {
 	if wi == nil {
 		return shownMsg{rec: d.Rec, data: d.Data, rep: &d.Report, upd: m.sel.Upd, field: m.sel.Field}, true
 	}
-	row, pairs := m.wiRow(wi)
+	row, pairs := m.wiRowShown(wi)
 	s := shownMsg{upd: -1, field: -1}
 	if wi.showOrig {
 		s.rec, s.data, s.rep, s.upd = wi.Orig, wi.OrigData, &wi.OrigRep, m.sel.Upd
