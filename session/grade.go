@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dembug/dembug/engine/diagnose"
@@ -109,41 +108,40 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 }
 
 // Step grades for about budget.
-func (g *Grader) Step(budget time.Duration) (ch *GradeChunk) {
-	ch = &GradeChunk{}
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic ends grading; the index pass reports decoding errors.
-			g.done, ch.Done, ch.Err = true, true, fmt.Sprint(p)
-		}
-	}()
+func (g *Grader) Step(budget time.Duration) *GradeChunk {
+	ch := &GradeChunk{}
 	if g.done {
 		ch.Done = true
 		return ch
 	}
-	if g.r == nil {
-		r, err := replay.Open(g.data)
-		if err != nil {
-			g.done, ch.Done = true, true
-			return ch
+	panicked := runStep(budget, 8, func() bool {
+		if g.r == nil {
+			r, err := replay.Open(g.data)
+			if err != nil {
+				g.done = true
+				return true
+			}
+			r.Aliases = g.aliases
+			r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
+			r.Hooks.Entities = g.entities
+			g.r = r
 		}
-		r.Aliases = g.aliases
-		r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
-		r.Hooks.Entities = g.entities
-		g.r = r
-	}
-	start := time.Now()
-	for n := 0; ; n++ {
 		if _, err := g.r.Step(); err != nil {
 			g.done = true
-			break
+			return true
 		}
 		if g.ks != nil {
 			g.ks.Fill(g.r)
 		}
-		if n&7 == 7 && time.Since(start) > budget {
-			break
+		return false
+	})
+	if panicked != nil || g.r == nil {
+		// A panic ends grading; the index pass reports decoding errors.
+		g.done, ch.Done = true, true
+		if panicked != nil {
+			ch.Err = panicked.Error()
 		}
+		return ch
 	}
 	ch.Grades, g.out = g.out, nil
 	ch.Pos, ch.Done = g.r.Pos(), g.done

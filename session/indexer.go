@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -350,31 +349,21 @@ func (ix *Indexer) messages(src []Message) []Message {
 // Step runs the index pass for about budget and returns what it found.
 // It never panics: a panic inside the engine becomes an error at the
 // command being decoded.
-func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
-	ch = &Chunk{}
-	defer func() {
-		if p := recover(); p != nil {
-			cmd, off := -1, 0
-			if ix.cur != nil {
-				cmd, off = ix.cur.Index, ix.cur.Offset
-			} else if ix.r != nil {
-				off = ix.r.Pos()
-			}
-			ix.stop(ch, &IndexError{Command: cmd, Offset: off, Tick: -1, Err: fmt.Errorf("internal error while decoding: %v", p)})
-		}
-	}()
+func (ix *Indexer) Step(budget time.Duration) *Chunk {
+	ch := &Chunk{}
 	if ix.done {
 		ch.Done = true
 		return ch
 	}
-	if ix.r == nil {
-		if err := ix.open(); err != nil {
-			ix.stop(ch, errorAt(err, -1, 0))
-			return ch
+	over := false
+	panicked := runStep(budget, 16, func() bool {
+		if ix.r == nil {
+			if err := ix.open(); err != nil {
+				ix.stop(ch, errorAt(err, -1, 0))
+				over = true
+				return true
+			}
 		}
-	}
-	start := time.Now()
-	for n := 0; ; n++ {
 		_, err := ix.r.Step()
 		if err == io.EOF {
 			// The replay ends cleanly only after a DEM_Stop (Valve writes
@@ -383,20 +372,30 @@ func (ix *Indexer) Step(budget time.Duration) (ch *Chunk) {
 			// ends where its last fragment does: the timeline says where.
 			ch.EndNote = ix.r.StopsAt()
 			ix.stop(ch, nil)
-			return ch
+			over = true
+			return true
 		}
 		if err != nil {
-			off := ix.r.Pos()
-			ie := errorAt(err, len(ix.out), off)
-			ix.stop(ch, ie)
-			return ch
+			ix.stop(ch, errorAt(err, len(ix.out), ix.r.Pos()))
+			over = true
+			return true
 		}
 		ix.ks.Observe(ix.r)
-		if n&15 == 15 && time.Since(start) > budget {
-			break
+		return false
+	})
+	if panicked != nil {
+		cmd, off := -1, 0
+		if ix.cur != nil {
+			cmd, off = ix.cur.Index, ix.cur.Offset
+		} else if ix.r != nil {
+			off = ix.r.Pos()
 		}
+		ix.stop(ch, &IndexError{Command: cmd, Offset: off, Tick: -1, Err: panicked})
+		return ch
 	}
-	ix.flush(ch)
+	if !over {
+		ix.flush(ch)
+	}
 	return ch
 }
 
