@@ -36,7 +36,7 @@ type CheckResult struct {
 	Bytes           int            `json:"bytes"`
 	Error           string         `json:"error,omitempty"`
 	FirstMisaligned string         `json:"first_misaligned,omitempty"`
-	FirstSuspicious *Suspicious    `json:"first_suspicious,omitempty"`
+	FirstSuspicious *SuspectReport `json:"first_suspicious,omitempty"`
 	Fallbacks       map[string]int `json:"fallback_types,omitempty"`
 	Unknown         []UnknownName  `json:"unknown,omitempty"`
 	// NewSince are the unknown names the --since build's schema lacks.
@@ -79,8 +79,8 @@ type Inferred struct {
 	Reads  string `json:"reads,omitempty"`
 }
 
-// Suspicious is where the first misaligned message most likely goes wrong.
-type Suspicious struct {
+// SuspectReport is where the first misaligned message most likely goes wrong.
+type SuspectReport struct {
 	Tick      int32  `json:"tick"`
 	Command   int    `json:"command"`
 	Message   int    `json:"message"`
@@ -100,11 +100,11 @@ type Suspicious struct {
 
 // suspiciousOf is check's account of the first suspect (session's, which
 // the TUI selects too).
-func suspiciousOf(fs *session.FirstSuspect) *Suspicious {
+func suspiciousOf(fs *session.FirstSuspect) *SuspectReport {
 	if fs == nil {
 		return nil
 	}
-	s := &Suspicious{Tick: fs.At.Tick, Command: fs.At.Command, Message: fs.At.Message, Entity: fs.Entity, Class: fs.Class,
+	s := &SuspectReport{Tick: fs.At.Tick, Command: fs.At.Command, Message: fs.At.Message, Entity: fs.Entity, Class: fs.Class,
 		Field: fs.Name, BitOffset: fs.Bit, At: bitio.Offset(fs.Bit), Decoder: fs.Decoder, Family: fs.Family}
 	switch fs.Basis {
 	case session.ByInference:

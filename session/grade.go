@@ -37,7 +37,7 @@ type Grade struct {
 	SuspectNm  string
 	Fields     map[uint32]diagnose.Severity // update<<16|field, graded fields only
 	Names      map[uint32]string            // the names of the strong ones
-	Findings   []Finding                    // K is the update's position in the message
+	Findings   []FieldAnomaly               // K is the update's position in the message
 }
 
 // GradeChunk is what one step of the grading pass found.
@@ -66,7 +66,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 			as := diagnose.Field(f, exists)
 			for _, a := range as {
 				if diagnose.Counted(a) {
-					gr.Findings = append(gr.Findings, Finding{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
+					gr.Findings = append(gr.Findings, FieldAnomaly{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
 				}
 			}
 			sv := diagnose.Grade(as)
@@ -98,7 +98,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 				gr.SuspectNm = rec.Fields[s.Field].Name
 			}
 			if rep.End != nil {
-				gr.Findings = append(gr.Findings, Finding{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+				gr.Findings = append(gr.Findings, FieldAnomaly{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
 			}
 		}
 	}
@@ -216,7 +216,7 @@ func appendStops(out []AnomalyRef, pe *PEInfo, g Grade) []AnomalyRef {
 }
 
 // strongRule is the first strong rule found on field fi of update u.
-func strongRule(fs []Finding, u, fi int) diagnose.Rule {
+func strongRule(fs []FieldAnomaly, u, fi int) diagnose.Rule {
 	for _, f := range fs {
 		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
 			return f.Rule

@@ -145,9 +145,9 @@ type AnomalyRef struct {
 	Rule diagnose.Rule
 }
 
-// Finding is one anomaly of one field, strong or weak (a read by the
+// FieldAnomaly is one anomaly of one field, strong or weak (a read by the
 // default decoder is none): what the grouped list of anomalies counts.
-type Finding struct {
+type FieldAnomaly struct {
 	K      int32 // the update's flat position (Index.Ref)
 	Field  int32 // field within the update; -1 for the update itself
 	Rule   diagnose.Rule
@@ -178,10 +178,10 @@ type Index struct {
 	Game     game.Game
 	Build    int32
 	Commands []Command
-	Anoms    []AnomalyRef // anomaly stops in file order (see AnomalyRef), as graded so far
-	Findings []Finding    // every anomaly in file order, up to MaxFindings, as graded so far
-	Values   Verdicts     // once Done, the unknown types whose values show them read wrongly (values.go)
-	Classes  []string     // class names by the ids in UpdateInfo
+	Anoms    []AnomalyRef   // anomaly stops in file order (see AnomalyRef), as graded so far
+	Findings []FieldAnomaly // every anomaly in file order, up to MaxFindings, as graded so far
+	Values   Verdicts       // once Done, the unknown types whose values show them read wrongly (values.go)
+	Classes  []string       // class names by the ids in UpdateInfo
 	Err      *IndexError
 	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
 	Done     bool

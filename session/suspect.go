@@ -57,7 +57,7 @@ type FirstSuspect struct {
 type InferredName = infer.Finding
 
 // BreakingRead is the first read of the first inferred name.
-type BreakingRead = infer.Suspect
+type BreakingRead = infer.UnknownRead
 
 // Inference is what the inference found in a file: the names it inferred,
 // the read that breaks alignment and the aliases that decode the file
