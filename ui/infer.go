@@ -23,7 +23,7 @@ type inference struct {
 }
 
 type inferMsg struct {
-	gen uint64
+	gen stamp
 	inf *inference
 }
 
@@ -43,7 +43,7 @@ func (m *Model) inferCmd() tea.Cmd {
 		return nil
 	}
 	inf.running = true
-	gen, file := m.gen, m.file
+	gen, file := m.jobs.now(jobFile), m.file
 	return safe(func() tea.Msg {
 		out := &inference{unknowns: inf.unknowns}
 		ch, err := file.Infer()
@@ -62,7 +62,7 @@ func (m *Model) misaligned() bool {
 }
 
 func (m *Model) onInfer(msg inferMsg) tea.Cmd {
-	if msg.gen != m.gen {
+	if !m.jobs.current(jobFile, msg.gen) {
 		return nil
 	}
 	m.inference = msg.inf

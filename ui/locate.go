@@ -21,7 +21,7 @@ import (
 
 // suspectFound is the first suspect as the TUI holds it.
 type suspectFound struct {
-	gen      uint64
+	gen      stamp
 	cmd, msg int
 	s        *session.FirstSuspect // nil until found, or when the message could not be decoded again
 	why      string                // the inspector's reason, when the TUI selects it
@@ -76,8 +76,8 @@ func (m *Model) firstSuspectCmd(inf *session.Inference) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.suspect = &suspectFound{gen: m.gen, cmd: at.Cmd, msg: at.Msg}
-	gen, file := m.gen, m.file
+	gen, file := m.jobs.now(jobFile), m.file
+	m.suspect = &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg}
 	return safe(func() tea.Msg {
 		s := file.FirstSuspect(loc, inf)
 		return &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg, s: s, why: suspectWhy(s)}
@@ -101,7 +101,7 @@ func suspectWhy(s *session.FirstSuspect) string {
 }
 
 func (m *Model) onSuspect(l *suspectFound) {
-	if l.gen != m.gen {
+	if !m.jobs.current(jobFile, l.gen) {
 		return
 	}
 	m.suspect = l

@@ -16,7 +16,7 @@ import (
 // promoteMsg is how many values the promotion changed, counted off the
 // loop.
 type promoteMsg struct {
-	gen            uint64
+	gen            stamp
 	changed, total int
 	err            error
 }
@@ -61,7 +61,7 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 		widened = fmt.Sprintf(" (an --as applies to every %s field, not only this one)", typ)
 	}
 	m.reopen(m.file.WithAliases(aliases))
-	gen := m.gen
+	gen := m.jobs.now(jobFile)
 	m.promoted = line + widened + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
 	data := m.file.Bytes()
@@ -74,7 +74,7 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 
 // onPromote reports the count of changed values.
 func (m *Model) onPromote(msg promoteMsg) {
-	if msg.gen != m.gen {
+	if !m.jobs.current(jobFile, msg.gen) {
 		return
 	}
 	line, _, _ := strings.Cut(m.promoted, " · counting")

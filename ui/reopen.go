@@ -9,7 +9,7 @@ import "github.com/dembug/dembug/session"
 // old file's work still on their way carry an older generation and are
 // dropped.
 func (m *Model) reopen(f *session.File) {
-	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
+	w, h, theme, jobs := m.w, m.h, m.theme, m.jobs.reopened()
 	if m.stopIndex != nil {
 		m.stopIndex()
 	}
@@ -17,5 +17,5 @@ func (m *Model) reopen(f *session.File) {
 	opts.Aliases = f.Aliases()
 	*m = *newModel(m.path, f, opts)
 	m.w, m.h, m.theme = w, h, theme
-	m.gen = gen
+	m.jobs = jobs
 }

@@ -423,14 +423,13 @@ func (m *Model) ensureDetail() tea.Cmd {
 	if m.loading && m.loadKey == key {
 		return nil
 	}
-	m.detailGen++
-	gen := m.detailGen
-	m.dec.Supersede(gen)
+	gen := m.jobs.start(jobDetail)
+	m.dec.Supersede(gen.n)
 	m.loading, m.loadKey, m.loadErr = true, key, ""
 	dec := m.dec
 	return safe(func() tea.Msg {
 		return withSeekRoom(func() tea.Msg {
-			det, err := dec.Load(gen, key)
+			det, err := dec.Load(gen.n, key)
 			return detailMsg{gen, det, err}
 		})
 	})

@@ -62,7 +62,7 @@ type whatIf struct {
 }
 
 type whatIfMsg struct {
-	gen uint64
+	gen stamp
 	wi  *session.WhatIf
 	err error
 }
@@ -303,8 +303,7 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.wiGen++
-	gen, file := m.wiGen, m.file
+	gen, file := m.jobs.start(jobWhatIf), m.file
 	m.wiPending = true
 	m.setNote("running the what-if: "+req.Label+"…", false)
 	return safe(func() tea.Msg {
@@ -314,7 +313,7 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 }
 
 func (m *Model) onWhatIf(msg whatIfMsg) {
-	if msg.gen != m.wiGen {
+	if !m.jobs.current(jobWhatIf, msg.gen) {
 		return // superseded or left
 	}
 	m.wiPending = false
@@ -348,7 +347,7 @@ func (wi *whatIf) outcome() string {
 
 func (m *Model) leaveWhatIf() {
 	m.wi, m.wiPending = nil, false
-	m.wiGen++
+	m.jobs.start(jobWhatIf)
 }
 
 // wiHere returns the what-if when it is the selected message's.
