@@ -13,11 +13,11 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
+	"github.com/dembug/dembug/session"
 )
 
 // CheckResult is one file's summary, as printed by check --json.
@@ -36,7 +36,7 @@ type CheckResult struct {
 	Bytes           int            `json:"bytes"`
 	Error           string         `json:"error,omitempty"`
 	FirstMisaligned string         `json:"first_misaligned,omitempty"`
-	FirstSuspicious *Suspicious    `json:"first_suspicious,omitempty"`
+	FirstSuspicious *SuspectReport `json:"first_suspicious,omitempty"`
 	Fallbacks       map[string]int `json:"fallback_types,omitempty"`
 	Unknown         []UnknownName  `json:"unknown,omitempty"`
 	// NewSince are the unknown names the --since build's schema lacks.
@@ -79,8 +79,8 @@ type Inferred struct {
 	Reads  string `json:"reads,omitempty"`
 }
 
-// Suspicious is where the first misaligned message most likely goes wrong.
-type Suspicious struct {
+// SuspectReport is where the first misaligned message most likely goes wrong.
+type SuspectReport struct {
 	Tick      int32  `json:"tick"`
 	Command   int    `json:"command"`
 	Message   int    `json:"message"`
@@ -98,40 +98,29 @@ type Suspicious struct {
 	In string `json:"in,omitempty"`
 }
 
-// suspicious diagnoses the first misaligned message of data.
-func suspicious(data []byte, at replay.Location) *Suspicious {
-	c, err := diagnose.CaptureAt(data, at)
-	if err != nil || c == nil {
+// suspiciousOf is check's account of the first suspect (session's, which
+// the TUI selects too).
+func suspiciousOf(fs *session.FirstSuspect) *SuspectReport {
+	if fs == nil {
 		return nil
 	}
-	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message}
-	if fix, err := c.Locate(); err == nil && fix.Field >= 0 {
-		// Offsets and decoders as the file has them: for a decoder change
-		// the original record, for a bit edit the repaired one (shifted
-		// back to the file's bits).
-		f := &fix.Record.Fields[fix.Field]
-		start := f.Start
-		if fix.WhatIf.Decoder != nil {
-			f = &c.Record.Fields[fix.Field]
-			start = f.Start
-		} else if start > fix.WhatIf.Bit {
-			start = start - fix.WhatIf.Insert + fix.WhatIf.Skip
+	s := &SuspectReport{Tick: fs.At.Tick, Command: fs.At.Command, Message: fs.At.Message, Entity: fs.Entity, Class: fs.Class,
+		Field: fs.Name, BitOffset: fs.Bit, At: bitio.Offset(fs.Bit), Decoder: fs.Decoder, Family: fs.Family}
+	switch fs.Basis {
+	case session.ByInference:
+		f := fs.Inferred
+		s.Reason = fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown)
+		s.Fix = fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)
+		if fs.InBaseline {
+			s.In = "baseline"
+			s.Reason += " (in the instance baseline of " + fs.Class + ", read when the entity is created)"
 		}
-		u := fix.Record.Updates[f.Update]
-		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder = u.Index, u.Class, f.Name, start, f.Decoder.Describe()
-		s.At, s.Family = bitio.Offset(start), f.Decoder.Family.ID()
-		s.Reason, s.Fix = "the message aligns when this field is read differently", fix.Explain
-		return s
+	case session.ByWhatIf:
+		s.Reason, s.Fix = "the message aligns when this field is read differently", fs.Explain
+	default:
+		s.Reason = fs.Reason
 	}
-	if first := c.Report.First; first != nil {
-		s.Entity, s.Class, s.Field, s.BitOffset, s.Decoder, s.Reason = first.Entity, first.Class, first.Name, first.Bit, first.Decoder, first.Reason
-		s.At = bitio.Offset(first.Bit)
-		if first.Field >= 0 && first.Field < len(c.Record.Fields) && c.Record.Fields[first.Field].Decoder != nil {
-			s.Family = c.Record.Fields[first.Field].Decoder.Family.ID()
-		}
-		return s
-	}
-	return nil
+	return s
 }
 
 // Check decodes a whole file and, when a message misaligns, infers what
@@ -219,11 +208,8 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
-		switch {
-		case ch.Break != nil:
-			res.FirstSuspicious = breakingRead(r.FirstMisaligned.Loc, ch.Break, ch.Findings[0])
-		case diagnoseMisalignment:
-			res.FirstSuspicious = suspicious(data, r.FirstMisaligned.Loc)
+		if inf := session.InferenceOf(ch); inf != nil && inf.Break != nil || diagnoseMisalignment {
+			res.FirstSuspicious = suspiciousOf(session.LocateFirstSuspect(data, o.Aliases, r.FirstMisaligned.Loc, inf, false))
 		}
 	}
 	if o.Anomalies {
@@ -237,19 +223,6 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, r
-}
-
-// breakingRead reports the first read of the first inferred name.
-func breakingRead(at replay.Location, b *infer.Suspect, f infer.Finding) *Suspicious {
-	s := &Suspicious{Tick: at.Tick, Command: at.Command, Message: at.Message, Entity: b.Entity, Class: b.Class,
-		Field: b.FieldName, BitOffset: b.Bit, At: bitio.Offset(b.Bit), Decoder: b.Decoder,
-		Reason: fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown),
-		Fix:    fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)}
-	if b.InBaseline {
-		s.In = "baseline"
-		s.Reason += " (in the instance baseline of " + b.Class + ", read when the entity is created)"
-	}
-	return s
 }
 
 // checkFiles checks the files on up to workers goroutines, each file's

@@ -4,7 +4,10 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/mapfile"
 	"github.com/dembug/dembug/internal/testreplays"
 )
@@ -57,6 +60,53 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		if err := r.Run(nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// lastUpdate is the last packet-entities message of ix with an update.
+func lastUpdate(ix *Index) (Ref, Location) {
+	for ci := len(ix.Commands) - 1; ci >= 0; ci-- {
+		for j := len(ix.Commands[ci].Msgs) - 1; j >= 0; j-- {
+			if pe := ix.Commands[ci].Msgs[j].PE; pe != nil && len(pe.Updates) > 0 {
+				at := Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
+				loc, _ := ix.Location(at)
+				return at, loc
+			}
+		}
+	}
+	return None, Location{}
+}
+
+// BenchmarkWhatIfLastUpdate is a what-if (another decoder for the first
+// read) on the file's last update, its message captured afresh each time:
+// the capture resumes from the keyframe before it (File.capture). Decoding
+// from byte 0, as before session.File, it took about 1.1 s.
+func BenchmarkWhatIfLastUpdate(b *testing.B) {
+	data := benchReplay(b)
+	f := OpenFile(data, schema.Aliases{})
+	ix := indexFile(f)
+	at, loc := lastUpdate(ix)
+	req := Request{Change: Change{Occurrence: 0, Decoder: &decoder.Decoder{Family: decoder.FamBool}}}
+	for b.Loop() {
+		f.cases = &Cases{aliases: f.aliases, capture: f.capture} // no capture kept
+		if _, err := f.WhatIf(at, loc, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInferPatched is the TUI's inference (File.Infer) on the
+// full-length replay with QAngle renamed, as a game patch would leave it.
+func BenchmarkInferPatched(b *testing.B) {
+	patched, _, err := writer.RenameInSchema(benchReplay(b), writer.Rename{From: "QAngle", To: "PatchedQAngle"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := OpenFile(patched, schema.Aliases{})
+	for b.Loop() {
+		if inf, _ := f.Infer(); inf == nil {
+			b.Fatal("nothing inferred")
 		}
 	}
 }

@@ -1,6 +1,12 @@
 // Package session is the debugger's data layer: what the terminal UI asks
 // of a file, answered without drawing anything.
 //
+// One File per open replay (file.go) owns the bytes, the aliases (--as)
+// and, once the index pass has started, its keyframes; the TUI asks it
+// everything that decodes the file again, and every re-decode of one
+// message (what-if, first suspect, search) starts from the nearest
+// keyframe before it. A change of aliases is File.WithAliases.
+//
 //   - the index pass (Indexer, Index): every command, inner message and
 //     entity update of the file, with the diagnosis of each field, built in
 //     chunks so the screen can refresh between them;
@@ -10,8 +16,21 @@
 //   - the matcher (Matcher) that search and filter test field names and
 //     classes with;
 //   - what-ifs (Cases, WhatIf): a message decoded again with another
-//     decoder or a bit edit, beside the original.
+//     decoder or a bit edit, beside the original;
+//   - the first suspect (LocateFirstSuspect): where the first misaligned
+//     message goes wrong, the one answer `dembug check` and the TUI give.
 //
-// Package ui imports it and neither engine/replay nor engine/entity: where
-// the UI needs an engine type this package names it (Change, Node).
+// Files: file.go (File), suspect.go (the first suspect, the inference's
+// answer), index.go (the Index and its types), indexer.go (the index
+// pass), ref.go (places in the file), detail.go (the live decoder),
+// grade.go (the grading pass), scan.go (search and filter), match.go and
+// schemamatch.go (the matcher), whatif.go (what-ifs), promote.go (values
+// a what-if promoted to --as changes), values.go (value evidence of
+// unknown types), strings.go and strwalk.go (string tables and their bit
+// walk), wire.go and capture.go (protobuf bodies, broadcast captures,
+// places), novel.go (what dembug does not know of the format).
+//
+// Package ui imports it and neither engine/replay, engine/entity nor
+// engine/infer: where the UI needs an engine type this package names it
+// (Change, Node, Location, InferredName).
 package session

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dembug/dembug/engine/diagnose"
@@ -38,7 +37,7 @@ type Grade struct {
 	SuspectNm  string
 	Fields     map[uint32]diagnose.Severity // update<<16|field, graded fields only
 	Names      map[uint32]string            // the names of the strong ones
-	Findings   []Finding                    // K is the update's position in the message
+	Findings   []FieldAnomaly               // K is the update's position in the message
 }
 
 // GradeChunk is what one step of the grading pass found.
@@ -67,7 +66,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 			as := diagnose.Field(f, exists)
 			for _, a := range as {
 				if diagnose.Counted(a) {
-					gr.Findings = append(gr.Findings, Finding{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
+					gr.Findings = append(gr.Findings, FieldAnomaly{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
 				}
 			}
 			sv := diagnose.Grade(as)
@@ -99,7 +98,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 				gr.SuspectNm = rec.Fields[s.Field].Name
 			}
 			if rep.End != nil {
-				gr.Findings = append(gr.Findings, Finding{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+				gr.Findings = append(gr.Findings, FieldAnomaly{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
 			}
 		}
 	}
@@ -109,41 +108,40 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 }
 
 // Step grades for about budget.
-func (g *Grader) Step(budget time.Duration) (ch *GradeChunk) {
-	ch = &GradeChunk{}
-	defer func() {
-		if p := recover(); p != nil {
-			// A panic ends grading; the index pass reports decoding errors.
-			g.done, ch.Done, ch.Err = true, true, fmt.Sprint(p)
-		}
-	}()
+func (g *Grader) Step(budget time.Duration) *GradeChunk {
+	ch := &GradeChunk{}
 	if g.done {
 		ch.Done = true
 		return ch
 	}
-	if g.r == nil {
-		r, err := replay.Open(g.data)
-		if err != nil {
-			g.done, ch.Done = true, true
-			return ch
+	panicked := runStep(budget, 8, func() bool {
+		if g.r == nil {
+			r, err := replay.Open(g.data)
+			if err != nil {
+				g.done = true
+				return true
+			}
+			r.Aliases = g.aliases
+			r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
+			r.Hooks.Entities = g.entities
+			g.r = r
 		}
-		r.Aliases = g.aliases
-		r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
-		r.Hooks.Entities = g.entities
-		g.r = r
-	}
-	start := time.Now()
-	for n := 0; ; n++ {
 		if _, err := g.r.Step(); err != nil {
 			g.done = true
-			break
+			return true
 		}
 		if g.ks != nil {
 			g.ks.Fill(g.r)
 		}
-		if n&7 == 7 && time.Since(start) > budget {
-			break
+		return false
+	})
+	if panicked != nil || g.r == nil {
+		// A panic ends grading; the index pass reports decoding errors.
+		g.done, ch.Done = true, true
+		if panicked != nil {
+			ch.Err = panicked.Error()
 		}
+		return ch
 	}
 	ch.Grades, g.out = g.out, nil
 	ch.Pos, ch.Done = g.r.Pos(), g.done
@@ -218,7 +216,7 @@ func appendStops(out []AnomalyRef, pe *PEInfo, g Grade) []AnomalyRef {
 }
 
 // strongRule is the first strong rule found on field fi of update u.
-func strongRule(fs []Finding, u, fi int) diagnose.Rule {
+func strongRule(fs []FieldAnomaly, u, fi int) diagnose.Rule {
 	for _, f := range fs {
 		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
 			return f.Rule

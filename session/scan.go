@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"io"
 	"time"
 
@@ -143,23 +142,16 @@ func (s *Scan) entities(loc replay.Location, _ *messages.PacketEntities, _ entit
 
 // Step scans for about budget. A search's step ends at its first hit.
 func (s *Scan) Step(budget time.Duration) (st ScanStep) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.done, s.err = true, fmt.Errorf("internal error while decoding: %v", p)
-			st = ScanStep{Done: true, Err: s.err, Progress: 1}
-		}
-	}()
 	if s.done {
 		return ScanStep{Done: true, Progress: 1}
 	}
-	if s.r == nil {
-		if err := s.open(); err != nil {
-			s.done = true
-			return ScanStep{Done: true, Err: err, Progress: 1}
+	panicked := runStep(budget, 8, func() bool {
+		if s.r == nil {
+			if err := s.open(); err != nil {
+				s.done, s.err = true, err
+				return true
+			}
 		}
-	}
-	start := time.Now()
-	for n := 0; !s.done; n++ {
 		c, err := s.r.Step()
 		if err != nil {
 			if err != io.EOF {
@@ -168,24 +160,26 @@ func (s *Scan) Step(budget time.Duration) (st ScanStep) {
 			}
 			if s.all || s.wrapped {
 				s.done = true
-				break
+				return true
 			}
 			// A search wraps: from the start to its place.
 			s.wrapped, s.r = true, nil
 			s.passed = s.total - s.after.Cmd + s.from
 			if err := s.open(); err != nil {
 				s.done = true
-				break
+				return true
 			}
-			continue
+			return false
 		}
 		s.passed++
 		if s.wrapped && c.Index >= s.after.Cmd {
 			s.done = true
 		}
-		if n&7 == 7 && time.Since(start) > budget {
-			break
-		}
+		return s.done
+	})
+	if panicked != nil {
+		s.done, s.err = true, panicked
+		return ScanStep{Done: true, Err: s.err, Progress: 1}
 	}
 	st = ScanStep{Hits: s.hits, Done: s.done, Err: s.err}
 	s.hits = nil

@@ -68,6 +68,7 @@ type WhatIf struct {
 // mutex serialises runs (a Try snapshots the shared table).
 type Cases struct {
 	aliases schema.Aliases
+	capture capturer // nil: from the start of the file
 	mu      sync.Mutex
 	key     Ref
 	c       *diagnose.Case
@@ -82,7 +83,11 @@ func (cc *Cases) Run(data []byte, at Ref, loc Location, req Request) (*WhatIf, e
 	defer cc.mu.Unlock()
 	at = Ref{at.Cmd, at.Msg, -1, -1}
 	if cc.c == nil || cc.key != at {
-		c, err := diagnose.CaptureAtWith(data, loc, cc.aliases)
+		capture := cc.capture
+		if capture == nil {
+			capture = func(loc Location) (*diagnose.Case, error) { return diagnose.CaptureAtWith(data, loc, cc.aliases) }
+		}
+		c, err := capture(loc)
 		if err != nil {
 			return nil, err
 		}

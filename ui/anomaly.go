@@ -81,7 +81,7 @@ func (m *Model) stops() []session.AnomalyRef {
 	}
 	var out []session.AnomalyRef
 	for _, st := range m.ix.Anoms {
-		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.Finding{K: st.K, Field: st.Field, Name: st.Name})) {
+		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.FieldAnomaly{K: st.K, Field: st.Field, Name: st.Name})) {
 			continue
 		}
 		out = append(out, st)

@@ -34,7 +34,7 @@ type listRow struct {
 const MaxListFields = 8
 
 // findingName is the field name of a finding.
-func (m *Model) findingName(f session.Finding) string {
+func (m *Model) findingName(f session.FieldAnomaly) string {
 	if f.Field < 0 {
 		return ""
 	}

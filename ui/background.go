@@ -18,18 +18,18 @@ import (
 
 type (
 	gradeMsg struct {
-		gen uint64
+		gen stamp
 		ch  *session.GradeChunk
 	}
 	scanMsg struct {
-		gen uint64
+		gen stamp
 		st  session.ScanStep
 	}
 )
 
 // scanJob is the search or filter running.
 type scanJob struct {
-	gen      uint64
+	gen      stamp
 	filter   bool
 	q        string
 	s        *session.Scan
@@ -44,13 +44,13 @@ func (m *Model) gradeCmd() tea.Cmd {
 	if m.grader != nil || m.ix.GradeDone {
 		return nil
 	}
-	m.grader = session.NewGrader(m.data, m.opts.Aliases, m.ix.Keyframes)
-	m.gradeGen = m.gen
+	m.grader = m.file.Grader()
+	m.jobs.start(jobGrade)
 	return m.gradeStep()
 }
 
 func (m *Model) gradeStep() tea.Cmd {
-	g, gen, budget := m.grader, m.gradeGen, m.opts.IndexBudget
+	g, gen, budget := m.grader, m.jobs.now(jobGrade), m.opts.IndexBudget
 	return safe(func() tea.Msg { return gradeMsg{gen, g.Step(budget)} })
 }
 
@@ -58,7 +58,7 @@ func (m *Model) gradeStep() tea.Cmd {
 func (m *Model) busy() bool { return m.loading || m.scan != nil }
 
 func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
-	if msg.gen != m.gradeGen || msg.ch == nil || m.grader == nil {
+	if !m.jobs.current(jobGrade, msg.gen) || msg.ch == nil || m.grader == nil {
 		return nil
 	}
 	m.ix.ApplyGrades(msg.ch)
@@ -67,7 +67,7 @@ func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
 	}
 	if msg.ch.Done {
 		m.grader = nil
-		m.applyLocated()
+		m.applySuspect()
 		return nil
 	}
 	return m.gradeWhenIdle()
@@ -82,7 +82,7 @@ func (m *Model) gradeWhenIdle() tea.Cmd {
 		return nil
 	}
 	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
-		gen := m.gradeGen
+		gen := m.jobs.now(jobGrade)
 		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
 	}
 	return m.gradeStep()
@@ -91,10 +91,10 @@ func (m *Model) gradeWhenIdle() tea.Cmd {
 // gradeAfterKey is how long the grading pass waits after a key.
 const gradeAfterKey = 400 * time.Millisecond
 
-type gradeResumeMsg struct{ gen uint64 }
+type gradeResumeMsg struct{ gen stamp }
 
 func (m *Model) onGradeResume(msg gradeResumeMsg) tea.Cmd {
-	if msg.gen != m.gradeGen || m.grader == nil {
+	if !m.jobs.current(jobGrade, msg.gen) || m.grader == nil {
 		return nil
 	}
 	return m.gradeWhenIdle()
@@ -107,16 +107,15 @@ func (m *Model) resumeGrading() tea.Cmd {
 		return nil
 	}
 	m.gradeWaiting = false
-	return m.onGradeResume(gradeResumeMsg{m.gradeGen})
+	return m.onGradeResume(gradeResumeMsg{m.jobs.now(jobGrade)})
 }
 
 // startScan starts a search (from the selection) or a filter.
 func (m *Model) startScan(q string, filter bool) tea.Cmd {
-	m.scanGen++
 	mt := session.NewMatcher(q)
-	j := &scanJob{gen: m.scanGen, filter: filter, q: q, mt: mt, started: time.Now()}
+	j := &scanJob{gen: m.jobs.start(jobScan), filter: filter, q: q, mt: mt, started: time.Now()}
 	if filter {
-		j.s = session.NewFilter(m.data, m.opts.Aliases, mt, len(m.ix.Commands))
+		j.s = m.file.Filter(mt, len(m.ix.Commands))
 	} else {
 		after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
 		if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
@@ -125,7 +124,7 @@ func (m *Model) startScan(q string, filter bool) tea.Cmd {
 		if m.sel.IsEnd() || m.sel.Cmd < 0 {
 			after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
 		}
-		j.s = session.NewSearch(m.data, m.opts.Aliases, m.ix.Keyframes, mt, after, len(m.ix.Commands))
+		j.s = m.file.Search(mt, after, len(m.ix.Commands))
 	}
 	m.scan = j
 	return m.scanStep()
@@ -140,13 +139,13 @@ func (m *Model) scanStep() tea.Cmd {
 func (m *Model) cancelScan() {
 	if m.scan != nil {
 		m.scan = nil
-		m.scanGen++
+		m.jobs.start(jobScan)
 	}
 }
 
 func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	j := m.scan
-	if j == nil || msg.gen != j.gen {
+	if j == nil || !m.jobs.current(jobScan, msg.gen) {
 		return nil
 	}
 	j.progress = msg.st.Progress

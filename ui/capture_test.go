@@ -58,9 +58,9 @@ func TestHeaderCheckInInspector(t *testing.T) {
 	if !ok {
 		t.Fatal("nothing misaligned")
 	}
-	hs.run(hs.m.searchSuspect())
-	if l := hs.m.located; l == nil || !strings.Contains(l.header, "aligns with no PVS bits") {
-		t.Fatalf("located %+v", hs.m.located)
+	hs.run(hs.m.firstSuspectCmd(nil))
+	if l := hs.m.suspect; l == nil || !strings.Contains(l.header(), "aligns with no PVS bits") {
+		t.Fatalf("suspect %+v", hs.m.suspect)
 	}
 	hs.m.sel = at
 	hs.m.cache.inspKey = paneKey{}

@@ -89,12 +89,25 @@ func (m *Model) tableSections() []views.InspectorSection {
 	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
 		return nil
 	}
+	if m.cache.tableKey != [2]int{m.sel.Cmd + 1, m.sel.Msg} {
+		return nil // derive has not read it yet
+	}
+	return m.cache.table
+}
+
+// deriveTable reads the selected string-table message's entries when the
+// selection moved to another one (derive).
+func (m *Model) deriveTable() {
+	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
+	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
+		return
+	}
 	key := [2]int{m.sel.Cmd + 1, m.sel.Msg}
 	if m.cache.tableKey == key {
-		return m.cache.table
+		return
 	}
 	m.cache.tableKey = key
-	ch, err := session.StringTableChange(m.data, m.ix, m.ix.Cmd(m.sel.Cmd), m.sel.Msg)
+	ch, err := session.StringTableChange(m.file.Bytes(), m.ix, m.ix.Cmd(m.sel.Cmd), m.sel.Msg)
 	var l []views.InspectorLine
 	if ch != nil {
 		what := "created"
@@ -132,7 +145,7 @@ func (m *Model) tableSections() []views.InspectorSection {
 		l = append(l, views.InspectorLine{Label: "error", Text: err.Error(), Style: views.LineError})
 	}
 	m.cache.table = []views.InspectorSection{{Title: "String-table entries", Lines: l}}
-	return m.cache.table
+	m.cache.inspKey = paneKey{} // the inspector shows them
 }
 
 // ExplainBaseline lists what a create started from: each field its class's

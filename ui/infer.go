@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -18,12 +18,12 @@ import (
 type inference struct {
 	running  bool
 	unknowns []schema.Unknown
-	checked  *infer.Checked // nil until it ran, or when nothing misaligned
+	checked  *session.Inference // nil until it ran, when nothing misaligned, or nothing was inferred
 	err      string
 }
 
 type inferMsg struct {
-	gen uint64
+	gen stamp
 	inf *inference
 }
 
@@ -43,16 +43,14 @@ func (m *Model) inferCmd() tea.Cmd {
 		return nil
 	}
 	inf.running = true
-	gen, data, aliases := m.gen, m.data, m.opts.Aliases
+	gen, file := m.jobs.now(jobFile), m.file
 	return safe(func() tea.Msg {
 		out := &inference{unknowns: inf.unknowns}
-		ch, err := infer.Run(data, aliases, infer.Options{Infer: true})
+		ch, err := file.Infer()
 		if err != nil {
 			out.err = err.Error()
 		}
-		if ch != nil && len(ch.Findings) > 0 {
-			out.checked = ch
-		}
+		out.checked = ch
 		return inferMsg{gen, out}
 	})
 }
@@ -64,20 +62,16 @@ func (m *Model) misaligned() bool {
 }
 
 func (m *Model) onInfer(msg inferMsg) tea.Cmd {
-	if msg.gen != m.gen {
+	if !m.jobs.current(jobFile, msg.gen) {
 		return nil
 	}
 	m.inference = msg.inf
 	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
-		if ch.Break != nil {
-			f := ch.Findings[0]
-			return m.breakSuspect(ch.Break, fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As))
-		}
 	}
 	if m.misaligned() {
-		return m.searchSuspect() // as check: the search when inference found nothing
+		return m.firstSuspectCmd(msg.inf.checked) // as check: its breaking read, or the search
 	}
 	return nil
 }
@@ -85,11 +79,11 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 // applyInferred opens the file again under the inferred aliases.
 func (m *Model) applyInferred() tea.Cmd {
 	inf := m.inference
-	opts := m.opts
+	var aliases schema.Aliases
 	switch {
 	case inf != nil && !inf.running && inf.checked == nil && len(m.ix.Values) > 0:
 		// Aligned, but values show types read wrongly (values.go).
-		opts.Aliases = m.ix.ValueAliases(opts.Aliases)
+		aliases = m.ix.ValueAliases(m.file.Aliases())
 	case inf == nil || inf.running:
 		m.setNote("no inference yet: it runs when the index pass ends and a message misaligned", true)
 		return nil
@@ -97,20 +91,14 @@ func (m *Model) applyInferred() tea.Cmd {
 		m.setNote("nothing inferred: no unknown name explains a misaligned message, and no unknown type's values show it read wrongly", true)
 		return nil
 	default:
-		opts.Aliases = inf.checked.Aliases
+		aliases = inf.checked.Aliases
 	}
-	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
-	if m.stopIndex != nil {
-		m.stopIndex()
-	}
-	*m = *New(m.path, m.data, opts)
-	m.w, m.h, m.theme = w, h, theme
-	m.gen = gen // chunks of the old pass still on their way are dropped
-	m.setNote("decoding with "+strings.Join(opts.Aliases.Flags(), " "), false)
+	m.reopen(m.file.WithAliases(aliases))
+	m.setNote("decoding with "+strings.Join(aliases.Flags(), " "), false)
 	return m.indexCmd()
 }
 
-func findingText(f infer.Finding) string {
+func findingText(f session.InferredName) string {
 	return fmt.Sprintf("%s %s behaves as %s", f.Kind, f.Unknown, f.As)
 }
 
@@ -118,7 +106,7 @@ func findingText(f infer.Finding) string {
 // inferred, for a misaligned message (misaligned) or the file summary.
 func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 	var l []views.InspectorLine
-	if a := m.opts.Aliases; !a.Empty() {
+	if a := m.file.Aliases(); !a.Empty() {
 		l = append(l, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
 	inf := m.inference

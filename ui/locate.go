@@ -1,42 +1,55 @@
 package ui
 
 import (
+	"fmt"
 	"sort"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 )
 
 // The suspect of the file's first misaligned message is the one dembug
-// check names: the read whose other decoder or bit edit makes the message
-// align (diagnose's search), found off the loop once the index is done.
-// Until it arrives (or when the search finds nothing) the suspect is the
-// first field with a strong anomaly, as the grading pass says.
+// check names: session.LocateFirstSuspect, asked of the open file off the
+// loop once the index is done (after the inference when the schema has
+// names decoder choice does not know). Until it arrives, and when it is
+// the diagnosis's own first suspect (nothing aligns the message), the
+// suspect is the grading pass's: the same read.
 
-// located is the search's suspect of one message.
-type located struct {
-	gen              uint64
-	cmd, msg         int
-	upd, field       int // field within the update
-	name, why        string
-	applied, nothing bool
-	header           string // what the header check says of the message (novel.go)
+// suspectFound is the first suspect as the TUI holds it.
+type suspectFound struct {
+	gen      stamp
+	cmd, msg int
+	s        *session.FirstSuspect // nil until found, or when the message could not be decoded again
+	why      string                // the inspector's reason, when the TUI selects it
+	applied  bool
+}
+
+// selects reports whether the TUI makes the suspect the message's: a read
+// of the message (not a baseline) that a what-if or the inference names.
+func (l *suspectFound) selects() bool {
+	return l != nil && l.s != nil && l.s.Basis != session.ByDiagnosis && l.s.Update >= 0 && l.s.Field >= 0
+}
+
+// header is what the header check says of the message, "" for nothing.
+func (l *suspectFound) header() string {
+	if l == nil || l.s == nil {
+		return ""
+	}
+	return l.s.Header
 }
 
 // locateCmd finds check's suspect of the first misaligned message. As
 // check, with names decoder choice does not know it waits for the
-// inference (onInfer: its breaking read, or the search when it found
-// nothing); without, it runs the search.
+// inference (onInfer); without, it asks at once.
 func (m *Model) locateCmd() tea.Cmd {
 	if s := m.in.Schema(); s != nil && len(s.Unknowns()) > 0 {
 		return nil
 	}
-	return m.searchSuspect()
+	return m.firstSuspectCmd(nil)
 }
 
 // firstMisaligned is the first misaligned packet-entities message.
@@ -53,102 +66,59 @@ func (m *Model) firstMisaligned() (session.Ref, session.Location, bool) {
 	return session.None, session.Location{}, false
 }
 
-// breakSuspect makes inference's breaking read (in the message, not a
-// baseline) the suspect, as check does: the record says which field it
-// is.
-func (m *Model) breakSuspect(b *infer.Suspect, why string) tea.Cmd {
-	at, loc, ok := m.firstMisaligned()
-	if !ok || b.InBaseline {
-		return nil
-	}
-	m.located = &located{gen: m.gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
-	gen, data, aliases := m.gen, m.data, m.opts.Aliases
-	return safe(func() tea.Msg {
-		out := &located{gen: gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
-		c, err := diagnose.CaptureAtWith(data, loc, aliases)
-		if err == nil && c != nil {
-			out.header = headerText(c)
-		}
-		if err != nil || c == nil || b.Update < 0 || b.Update >= len(c.Record.Updates) {
-			return out
-		}
-		u := &c.Record.Updates[b.Update]
-		for fi := 0; fi < u.NumFields; fi++ {
-			if f := &c.Record.Fields[u.FirstField+fi]; f.Start == b.Bit && f.Name == b.FieldName {
-				out.upd, out.field, out.name, out.why, out.nothing = b.Update, fi, f.Name, why, false
-			}
-		}
-		return out
-	})
-}
-
-// searchSuspect searches the first misaligned message for the read whose
-// other decoder or bit edit makes it align.
-func (m *Model) searchSuspect() tea.Cmd {
-	if m.located != nil {
+// firstSuspectCmd asks the file for the first suspect of the first
+// misaligned message, given what the inference found (nil for nothing).
+func (m *Model) firstSuspectCmd(inf *session.Inference) tea.Cmd {
+	if m.suspect != nil {
 		return nil
 	}
 	at, loc, ok := m.firstMisaligned()
 	if !ok {
 		return nil
 	}
-	m.located = &located{gen: m.gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
-	gen, data, aliases := m.gen, m.data, m.opts.Aliases
+	gen, file := m.jobs.now(jobFile), m.file
+	m.suspect = &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg}
 	return safe(func() tea.Msg {
-		out := &located{gen: gen, cmd: at.Cmd, msg: at.Msg, nothing: true}
-		c, err := diagnose.CaptureAtWith(data, loc, aliases)
-		if err != nil || c == nil {
-			return out
-		}
-		out.header = headerText(c)
-		fix, err := c.Locate()
-		if err != nil || fix.Field < 0 {
-			return out
-		}
-		i := fix.Field // a decoder change: the original record's field
-		if fix.WhatIf.Decoder == nil {
-			// A bit edit: Field is the repaired record's; here, the
-			// original read at the edit's bit (the path op or value
-			// that holds it, or the last one before it).
-			i = -1
-			for j := range c.Record.Fields {
-				if f := &c.Record.Fields[j]; f.Op.Start <= fix.WhatIf.Bit || f.Start <= fix.WhatIf.Bit {
-					i = j
-				}
-			}
-		}
-		if i < 0 || i >= len(c.Record.Fields) {
-			return out
-		}
-		f := &c.Record.Fields[i]
-		out.upd, out.field = f.Update, i-c.Record.Updates[f.Update].FirstField
-		why := "the message aligns when this read changes: " + fix.Explain
-		if fix.WhatIf.Decoder == nil {
-			why = "the message aligns with a bit edit at " + bitio.Offset(fix.WhatIf.Bit) + ", in this read: " + fix.Explain
-		}
-		out.name, out.why, out.nothing = f.Name, why, false
-		return out
+		s := file.FirstSuspect(loc, inf)
+		return &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg, s: s, why: suspectWhy(s)}
 	})
 }
 
-func (m *Model) onLocate(l *located) {
-	if l.gen != m.gen {
-		return
+// suspectWhy is the inspector's reason for a suspect the TUI selects.
+func suspectWhy(s *session.FirstSuspect) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Basis == session.ByInference:
+		f := s.Inferred
+		return fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As)
+	case s.Basis == session.ByWhatIf && s.BitEdit:
+		return "the message aligns with a bit edit at " + bitio.Offset(s.EditBit) + ", in this read: " + s.Explain
+	case s.Basis == session.ByWhatIf:
+		return "the message aligns when this read changes: " + s.Explain
 	}
-	m.located = l
-	m.cache.inspKey = paneKey{} // the header check shows at once
-	m.applyLocated()
+	return s.Reason
 }
 
-// applyLocated makes the search's suspect the message's suspect and its
-// a/A stop, once the grading pass has graded the message.
-func (m *Model) applyLocated() {
-	l := m.located
-	if l == nil || l.nothing || l.applied || !m.ix.GradeDone {
+func (m *Model) onSuspect(l *suspectFound) {
+	if !m.jobs.current(jobFile, l.gen) {
 		return
 	}
+	m.suspect = l
+	m.cache.inspKey = paneKey{} // the header check shows at once
+	m.applySuspect()
+}
+
+// applySuspect makes the first suspect the message's suspect and its a/A
+// stop, once the grading pass has graded the message.
+func (m *Model) applySuspect() {
+	l := m.suspect
+	if !l.selects() || l.applied || !m.ix.GradeDone {
+		return
+	}
+	s := l.s
 	msg := m.ix.Msg(l.cmd, l.msg)
-	if msg == nil || msg.PE == nil || l.upd >= len(msg.PE.Updates) {
+	if msg == nil || msg.PE == nil || s.Update >= len(msg.PE.Updates) {
 		return
 	}
 	l.applied = true
@@ -161,31 +131,32 @@ func (m *Model) applyLocated() {
 		}
 		stops = append(stops, st)
 	}
-	stops = append(stops, session.AnomalyRef{K: first + int32(l.upd), Field: int32(l.field), Name: l.name})
+	stops = append(stops, session.AnomalyRef{K: first + int32(s.Update), Field: int32(s.Field), Name: s.Name})
 	sort.SliceStable(stops, func(i, j int) bool {
 		a, b := stops[i], stops[j]
 		return a.K < b.K || a.K == b.K && a.Field < b.Field
 	})
 	m.ix.Anoms = stops
-	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(l.upd), int32(l.field), l.why, l.name
+	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(s.Update), int32(s.Field), l.why, s.Name
 	m.cache.inspKey = paneKey{}
 }
 
-// withLocated is rep with the search's suspect as its first suspect when
-// rep is the diagnosis of the message the search ran on.
-func (m *Model) withLocated(cmd, msg int, rec *provenance.Message, rep *diagnose.Report) *diagnose.Report {
-	l := m.located
-	if l == nil || !l.applied || rep == nil || rec == nil || cmd != l.cmd || msg != l.msg || l.upd >= len(rec.Updates) {
+// withSuspect is rep with the first suspect as its first suspect when rep
+// is the diagnosis of the message it was found in.
+func (m *Model) withSuspect(cmd, msg int, rec *provenance.Message, rep *diagnose.Report) *diagnose.Report {
+	l := m.suspect
+	if l == nil || !l.applied || rep == nil || rec == nil || cmd != l.cmd || msg != l.msg || l.s.Update >= len(rec.Updates) {
 		return rep
 	}
-	u := &rec.Updates[l.upd]
-	i := u.FirstField + l.field
-	if l.field >= u.NumFields || i >= len(rec.Fields) {
+	s := l.s
+	u := &rec.Updates[s.Update]
+	i := u.FirstField + s.Field
+	if s.Field >= u.NumFields || i >= len(rec.Fields) {
 		return rep
 	}
 	f := &rec.Fields[i]
 	out := *rep
-	out.First = &diagnose.Suspect{Update: l.upd, Field: i, Entity: u.Index, Class: u.Class, Name: f.Name, Bit: f.Start,
+	out.First = &diagnose.Suspect{Update: s.Update, Field: i, Entity: u.Index, Class: u.Class, Name: f.Name, Bit: f.Start,
 		Decoder: f.Decoder.Describe(), Reason: l.why, Score: 1}
 	return &out
 }

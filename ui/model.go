@@ -43,11 +43,11 @@ type expKey struct{ cmd, msg int32 }
 // request; results of superseded requests are dropped.
 type (
 	indexMsg struct {
-		gen uint64
+		gen stamp
 		ch  *session.Chunk
 	}
 	detailMsg struct {
-		gen uint64
+		gen stamp
 		det *session.Detail
 		err error
 	}
@@ -76,14 +76,14 @@ type Model struct {
 	keys  KeyMap
 
 	path string
-	data []byte
+	file *session.File // the open file: whatever decodes it again is asked of it
 	ix   *session.Index
 	in   *session.Indexer
 	// chunks bring the index pass's results; stopIndex ends it early.
 	chunks    <-chan *session.Chunk
 	stopIndex func()
 	dec       *session.LiveDecoder
-	gen       uint64 // index pass generation
+	jobs      jobs // the stamps of work off the loop (jobs.go)
 
 	w, h         int
 	focus        pane
@@ -107,12 +107,11 @@ type Model struct {
 	lastSearch  string
 
 	// Selection and the message it needs.
-	sel       session.Ref // what every pane reads; session.None for nothing
-	detail    *session.Detail
-	detailGen uint64
-	loading   bool
-	loadKey   session.Ref
-	loadErr   string
+	sel     session.Ref // what every pane reads; session.None for nothing
+	detail  *session.Detail
+	loading bool
+	loadKey session.Ref
+	loadErr string
 
 	// Per-pane scrolling and toggles.
 	inspScroll, entScroll, schScroll int
@@ -125,10 +124,8 @@ type Model struct {
 
 	// Background work (background.go): the grading pass, and the search
 	// or filter scan running.
-	grader   *session.Grader
-	gradeGen uint64
-	scan     *scanJob
-	scanGen  uint64
+	grader *session.Grader
+	scan   *scanJob
 	// gradeWaiting: the grading pass waits for a decode the user asked
 	// for (the two would share the machine's cores).
 	gradeWaiting bool
@@ -138,9 +135,7 @@ type Model struct {
 	// and the one running; the captured message what-ifs re-decode.
 	picker     *picker
 	wi         *whatIf
-	wiGen      uint64
 	wiPending  bool
-	cases      *session.Cases
 	wiRowKey   session.Ref // the selection wiRowSel was derived from
 	wiRowSel   int         // selected row of the diff
 	wiPairsFor *whatIf
@@ -160,11 +155,10 @@ type Model struct {
 	walk walkState // a string-table message's bit walk (strwalk.go)
 
 	// The count of a search's matches, running after it found one.
-	count    *countJob
-	countGen uint64
+	count *countJob
 
 	// The suspect of the first misaligned message as check names it.
-	located *located
+	suspect *suspectFound
 
 	// The grouped list of anomalies (L) when open, and what is muted.
 	list *anomList
@@ -226,17 +220,21 @@ func New(path string, data []byte, opts Options) *Model {
 	if opts.IndexBudget <= 0 {
 		opts.IndexBudget = 40 * time.Millisecond
 	}
+	return newModel(path, session.OpenFile(data, opts.Aliases), opts)
+}
+
+// newModel is the root model for an open file (opts.Aliases are the
+// file's).
+func newModel(path string, file *session.File, opts Options) *Model {
 	m := &Model{
-		opts: opts, keys: DefaultKeyMap(), path: path, data: data,
-		ix:      &session.Index{Path: path, Size: len(data)},
-		in:      session.NewIndexer(data, opts.Aliases),
-		dec:     session.NewLiveDecoder(data, opts.Aliases),
-		gen:     1,
+		opts: opts, keys: DefaultKeyMap(), path: path, file: file,
+		ix:      &session.Index{Path: path, Size: len(file.Bytes())},
+		in:      file.Indexer(),
+		dec:     file.LiveDecoder(),
 		userExp: map[expKey]bool{}, autoExp: map[expKey]bool{},
 		sel:   session.None,
 		lastA: paneTimeline, lastB: paneInspector,
-		cases: session.NewCases(opts.Aliases),
-		cmp:   newComparison(opts.Compare),
+		cmp: newComparison(opts.Compare),
 
 		lastEntity: -1,
 	}
@@ -278,7 +276,7 @@ func (m *Model) indexCmd() tea.Cmd {
 		// chunk redraws the screen, which costs the pass CPU.
 		m.chunks, m.stopIndex = m.in.Run(m.opts.IndexBudget, 5*m.opts.IndexBudget)
 	}
-	gen, chunks := m.gen, m.chunks
+	gen, chunks := m.jobs.now(jobFile), m.chunks
 	return safe(func() tea.Msg {
 		ch, ok := <-chunks
 		if !ok {
@@ -296,6 +294,7 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 			res, cmd = m, nil
 		}
 	}()
+	defer m.derive() // what the panes show, for View to read (derive.go)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -311,8 +310,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		return m, m.resumeGrading()
 	case countMsg:
 		return m, m.onCount(msg)
-	case *located:
-		m.onLocate(msg)
+	case *suspectFound:
+		m.onSuspect(msg)
 	case alignMsg:
 		m.onAlign(msg)
 	case whatIfMsg:
@@ -343,7 +342,7 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 }
 
 func (m *Model) onIndex(msg indexMsg) tea.Cmd {
-	if msg.gen != m.gen || msg.ch == nil {
+	if !m.jobs.current(jobFile, msg.gen) || msg.ch == nil {
 		return nil
 	}
 	had := len(m.ix.Commands)
@@ -376,9 +375,9 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		// one n goes to first and the slowest to reach from cold.
 		m.prefetched = true
 		r := m.ix.Ref(0)
-		dec, gen := m.dec, m.detailGen
+		dec, gen := m.dec, m.jobs.now(jobDetail)
 		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen, r.Ref())
+			_, _ = dec.Load(gen.n, r.Ref())
 			return nil
 		}))
 	}
@@ -386,7 +385,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 }
 
 func (m *Model) onDetail(msg detailMsg) {
-	if msg.gen != m.detailGen {
+	if !m.jobs.current(jobDetail, msg.gen) {
 		return // superseded
 	}
 	m.loading = false

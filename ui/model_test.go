@@ -225,7 +225,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	}
 	// A stale index chunk is ignored too.
 	rows := len(hs.m.rows)
-	hs.m.Update(indexMsg{gen: hs.m.gen + 1, ch: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
+	hs.m.Update(indexMsg{gen: hs.m.jobs.reopened().now(jobFile), ch: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
 	if len(hs.m.rows) != rows || len(ix.Commands) == 999 {
 		t.Fatal("stale index chunk applied")
 	}

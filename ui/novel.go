@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"strings"
-
-	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -19,35 +16,14 @@ func (m *Model) novelLines(c *session.Command, msg *session.Message) []views.Ins
 	if msg != nil && msg.PE != nil && msg.PE.Err != nil && m.ix.Done && m.ix.Game == game.Unknown {
 		out = append(out, views.InspectorLine{Label: "game", Text: "unknown: neither a file header nor svc_ServerInfo's game directory names a game dembug knows; decoded with Dota 2's rules, which may be why this message misaligns", Style: views.LineError})
 	}
-	if l := m.located; msg != nil && l != nil && l.header != "" && l.cmd == m.sel.Cmd && l.msg == m.sel.Msg {
-		out = append(out, views.InspectorLine{Label: "header", Text: l.header, Style: views.LineError})
+	if l := m.suspect; msg != nil && l.header() != "" && l.cmd == m.sel.Cmd && l.msg == m.sel.Msg {
+		out = append(out, views.InspectorLine{Label: "header", Text: l.header(), Style: views.LineError})
 	}
 	if msg != nil && !msg.Novel || msg == nil && !session.NovelCommand(c.Kind) {
 		return out
 	}
-	for _, s := range session.NovelFields(m.data, c, msg) {
+	for _, s := range session.NovelFields(m.file.Bytes(), c, msg) {
 		out = append(out, views.InspectorLine{Label: "format", Text: s + ": " + session.NovelNote, Style: views.LineError})
 	}
 	return out
-}
-
-// headerText is what the header check (engine/diagnose) says of a
-// misaligned message: the header assumption its bits contradict, and the
-// alternatives that align it; "" when it broke in a field and nothing
-// else aligns it.
-func headerText(c *diagnose.Case) string {
-	a := diagnose.Assumptions(c)
-	if a == nil {
-		return ""
-	}
-	var parts []string
-	if a.Broken != "" {
-		parts = append(parts, "breaks in an update header: "+a.Broken)
-	}
-	if al := a.Aligning(); len(al) > 0 {
-		parts = append(parts, "aligns with "+strings.Join(al, "; or with "))
-	} else {
-		parts = append(parts, "no other header assumption aligns it")
-	}
-	return strings.Join(parts, "; ")
 }

@@ -35,11 +35,11 @@ func (m *Model) checkAlignments() tea.Cmd {
 		}
 		reqs, idx = append(reqs, p.requestAt(i, scopeRead)), append(idx, i)
 	}
-	cc, data := m.cases, m.data
+	file := m.file
 	return safe(func() tea.Msg {
 		out := map[int]bool{}
 		for j, req := range reqs {
-			if wi, err := cc.Run(data, at, loc, req); err == nil && wi.Aligns() {
+			if wi, err := file.WhatIf(at, loc, req); err == nil && wi.Aligns() {
 				out[idx[j]] = true
 			}
 		}

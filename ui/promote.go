@@ -16,7 +16,7 @@ import (
 // promoteMsg is how many values the promotion changed, counted off the
 // loop.
 type promoteMsg struct {
-	gen            uint64
+	gen            stamp
 	changed, total int
 	err            error
 }
@@ -46,33 +46,27 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 		return nil
 	}
 	typ := session.BaseType(f)
-	as, ok := aliasFor(f.Schema, typ, wi.Change.Decoder.Label(), m.opts.Aliases, s)
+	as, ok := aliasFor(f.Schema, typ, wi.Change.Decoder.Label(), m.file.Aliases(), s)
 	if !ok {
 		m.setNote(fmt.Sprintf("no --as %s=KNOWN reads %s as %s: the what-if stays in this message", typ, f.Name, wi.Change.Decoder.Label()), true)
 		return nil
 	}
-	old := m.opts.Aliases
-	opts := m.opts
-	opts.Aliases = old.With(schema.KindType, typ, as)
-	flags := opts.Aliases.Flags()
+	old := m.file.Aliases()
+	aliases := old.With(schema.KindType, typ, as)
+	flags := aliases.Flags()
 	slices.Sort(flags)
 	line := fmt.Sprintf("dembug %s %s", filepath.Base(m.path), strings.Join(flags, " "))
 	widened := ""
 	if wi.Change.Type == "" {
 		widened = fmt.Sprintf(" (an --as applies to every %s field, not only this one)", typ)
 	}
-	w, h, theme, gen := m.w, m.h, m.theme, m.gen+1
-	if m.stopIndex != nil {
-		m.stopIndex()
-	}
-	*m = *New(m.path, m.data, opts)
-	m.w, m.h, m.theme = w, h, theme
-	m.gen = gen
+	m.reopen(m.file.WithAliases(aliases))
+	gen := m.jobs.now(jobFile)
 	m.promoted = line + widened + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
-	data := m.data
+	data := m.file.Bytes()
 	count := safe(func() tea.Msg {
-		c, n, err := session.ValueChanges(data, old, opts.Aliases)
+		c, n, err := session.ValueChanges(data, old, aliases)
 		return promoteMsg{gen: gen, changed: c, total: n, err: err}
 	})
 	return tea.Batch(m.indexCmd(), count)
@@ -80,7 +74,7 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 
 // onPromote reports the count of changed values.
 func (m *Model) onPromote(msg promoteMsg) {
-	if msg.gen != m.gen {
+	if !m.jobs.current(jobFile, msg.gen) {
 		return
 	}
 	line, _, _ := strings.Cut(m.promoted, " · counting")

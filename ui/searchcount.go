@@ -14,7 +14,7 @@ import (
 
 // countJob counts the matches of a search that found at.
 type countJob struct {
-	gen  uint64
+	gen  stamp
 	q    string
 	s    *session.Scan
 	hits []session.Hit
@@ -23,15 +23,14 @@ type countJob struct {
 }
 
 type countMsg struct {
-	gen uint64
+	gen stamp
 	st  session.ScanStep
 }
 
 // startCount counts the file's matches of q; at is the match shown.
 func (m *Model) startCount(q string, at session.Hit) tea.Cmd {
-	m.countGen++
-	m.count = &countJob{gen: m.countGen, q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
-		s: session.NewFilter(m.data, m.opts.Aliases, session.NewMatcher(q), len(m.ix.Commands))}
+	m.count = &countJob{gen: m.jobs.start(jobCount), q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
+		s: m.file.Filter(session.NewMatcher(q), len(m.ix.Commands))}
 	return m.countStep()
 }
 
@@ -42,7 +41,7 @@ func (m *Model) countStep() tea.Cmd {
 
 func (m *Model) onCount(msg countMsg) tea.Cmd {
 	j := m.count
-	if j == nil || msg.gen != j.gen {
+	if j == nil || !m.jobs.current(jobCount, msg.gen) {
 		return nil
 	}
 	j.hits = append(j.hits, msg.st.Hits...)

@@ -423,14 +423,13 @@ func (m *Model) ensureDetail() tea.Cmd {
 	if m.loading && m.loadKey == key {
 		return nil
 	}
-	m.detailGen++
-	gen := m.detailGen
-	m.dec.Supersede(gen)
+	gen := m.jobs.start(jobDetail)
+	m.dec.Supersede(gen.n)
 	m.loading, m.loadKey, m.loadErr = true, key, ""
 	dec := m.dec
 	return safe(func() tea.Msg {
 		return withSeekRoom(func() tea.Msg {
-			det, err := dec.Load(gen, key)
+			det, err := dec.Load(gen.n, key)
 			return detailMsg{gen, det, err}
 		})
 	})
@@ -457,7 +456,7 @@ func (m *Model) moveField(delta int) {
 	if m.walkMove(delta) {
 		return
 	}
-	if _, ok := m.wireSelected(); ok {
+	if _, ok := m.wireShown(); ok {
 		if n := len(m.cache.wire); n > 0 {
 			m.wireSel = clamp(m.wireSel+delta, 0, n-1)
 		}

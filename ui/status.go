@@ -39,7 +39,7 @@ func (m *Model) locationShort() string {
 // aliasesTitle names the aliases in force (--as, or applied with I) for a
 // title: " · --as A=B --as C=D", or "" without any.
 func (m *Model) aliasesTitle() string {
-	a := m.opts.Aliases
+	a := m.file.Aliases()
 	if a.Empty() {
 		return ""
 	}
@@ -51,7 +51,7 @@ func (m *Model) aliasesTitle() string {
 // aliasesStatus is the status line's word on the aliases in force: their
 // flags on a wide terminal, how many on a narrow one.
 func (m *Model) aliasesStatus(wide bool) string {
-	a := m.opts.Aliases
+	a := m.file.Aliases()
 	if a.Empty() {
 		return ""
 	}

@@ -23,7 +23,6 @@ import (
 // walkState is the string-table walk of the selected message.
 type walkState struct {
 	key     [2]int // command + 1 and message position of w (or of the walk on its way)
-	gen     uint64
 	loading bool
 	w       *session.TableWalk
 	err     string
@@ -36,7 +35,7 @@ type walkState struct {
 type walkRow struct{ e, p int }
 
 type tableWalkMsg struct {
-	gen uint64
+	gen stamp
 	key [2]int
 	w   *session.TableWalk
 	err error
@@ -56,17 +55,17 @@ func (m *Model) ensureWalk(msg *session.Message) tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	m.walk.gen++
+	gen := m.jobs.start(jobWalk)
 	m.walk.key, m.walk.loading, m.walk.w, m.walk.err, m.walk.rows, m.walk.sel = key, true, nil, "", nil, 0
-	gen, data, cmd, pos, ks, aliases := m.walk.gen, m.data, *c, m.sel.Msg, m.ix.Keyframes, m.opts.Aliases
+	file, cmd, pos := m.file, *c, m.sel.Msg
 	return safe(func() tea.Msg {
-		w, err := session.WalkStringTable(data, cmd, pos, ks, aliases)
+		w, err := file.WalkStringTable(cmd, pos)
 		return tableWalkMsg{gen, key, w, err}
 	})
 }
 
 func (m *Model) onWalk(msg tableWalkMsg) {
-	if msg.gen != m.walk.gen {
+	if !m.jobs.current(jobWalk, msg.gen) {
 		return
 	}
 	m.walk.loading = false
@@ -81,7 +80,7 @@ func (m *Model) onWalk(msg tableWalkMsg) {
 		}
 	}
 	if msg.w.Table == "instancebaseline" && m.walk.classes == nil {
-		m.walk.classes = session.BaselineClasses(m.data, m.ix)
+		m.walk.classes = session.BaselineClasses(m.file.Bytes(), m.ix)
 	}
 }
 

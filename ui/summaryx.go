@@ -13,7 +13,7 @@ import (
 // fields pane cuts a long value (a game directory with the game and build
 // read from it, max_classes with the class-id width) to its column.
 func (m *Model) wireFieldSection() (views.InspectorSection, bool) {
-	if _, ok := m.wireSelected(); !ok || m.wireSel < 0 || m.wireSel >= len(m.cache.wire) {
+	if _, ok := m.wireShown(); !ok || m.wireSel < 0 || m.wireSel >= len(m.cache.wire) {
 		return views.InspectorSection{}, false
 	}
 	l := m.cache.wire[m.wireSel]
@@ -33,10 +33,10 @@ func (m *Model) wireFieldSection() (views.InspectorSection, bool) {
 func (m *Model) fileHeaderSection() views.InspectorSection {
 	const title = "File header · its first 16 bytes"
 	var lines []views.InspectorLine
-	if len(m.data) < container.HeaderSize {
+	if len(m.file.Bytes()) < container.HeaderSize {
 		return views.InspectorSection{Title: title, Lines: lines}
 	}
-	h := m.data[:container.HeaderSize]
+	h := m.file.Bytes()[:container.HeaderSize]
 	lines = append(lines, views.InspectorLine{Label: "magic", Text: fmt.Sprintf("%q (0x0, 8 bytes)", h[:8])})
 	at := func(label string, off int32, pos int) {
 		text := fmt.Sprintf("byte %d (int32 at 0x%x)", off, pos)

@@ -96,7 +96,7 @@ func (m *Model) valueRows() []listRow {
 		}
 		if rows == nil {
 			rows = append(rows, listRow{AnomalyListRow: views.AnomalyListRow{Group: true, Sev: views.Severity(diagnose.SevWeak),
-				Text: fmt.Sprintf("%d × type read wrongly, every bit in place (values) · I decodes with %s", len(m.ix.Values), strings.Join(m.ix.ValueAliases(m.opts.Aliases).Flags(), " "))}, first: -1})
+				Text: fmt.Sprintf("%d × type read wrongly, every bit in place (values) · I decodes with %s", len(m.ix.Values), strings.Join(m.ix.ValueAliases(m.file.Aliases()).Flags(), " "))}, first: -1})
 		}
 		rows = append(rows, listRow{AnomalyListRow: views.AnomalyListRow{Sev: views.Severity(diagnose.SevWeak),
 			Text: fmt.Sprintf("%s reads like %s (%s) · --as %s=%s", ne.Name, kind, v.Evidence, ne.Name, v.As)}, first: -1})

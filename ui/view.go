@@ -162,7 +162,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		}
 	case views.RowError:
 		e := ix.Err
-		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at %s (command #%d): %s", session.PlainPlace(m.data, e.Offset), e.Command, e.Error())}
+		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at %s (command #%d): %s", session.PlainPlace(m.file.Bytes(), e.Offset), e.Command, e.Error())}
 	case views.RowNote:
 		return views.TimelineRow{Kind: views.RowNote, Text: ix.EndNote}
 	}
@@ -218,7 +218,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	if d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates) {
 		u := &d.Rec.Updates[m.sel.Upd]
 		if wi := m.wiHere(); wi != nil {
-			row, pairs := m.wiRow(wi)
+			row, pairs := m.wiRowShown(wi)
 			title = fmt.Sprintf("What-if · entity #%d %s · showing the %s decode (x)", u.Index, u.Class, wi.sideName())
 			return title, views.DiffTable(views.DiffTableInput{
 				Rows: wi.diffRows(m.sel.Upd, pairs), Selected: row, Original: wi.showOrig,
@@ -244,7 +244,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	if title, s, ok := m.walkFields(w, h); ok {
 		return title, s
 	}
-	if name, ok := m.wireSelected(); ok {
+	if name, ok := m.wireShown(); ok {
 		return "Wire · " + name, views.WireTree(views.WireTreeInput{
 			Lines: m.cache.wire, Selected: m.wireSel, Note: m.cache.wireNote, Empty: "empty body", Width: w, Height: h, Theme: m.theme,
 		})
@@ -252,55 +252,12 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 	return title, views.FieldTable(views.FieldTableInput{Selected: -1, Empty: m.fieldsEmpty(), Width: w, Height: h, Theme: m.theme})
 }
 
-// wireSelected loads the wire tree of the selected command body or inner
-// message when it is not a packet-entities message (whose updates the
-// fields pane lists), and names it.
-func (m *Model) wireSelected() (string, bool) {
-	if m.walkHere() != nil {
-		return "", false // a string-table message shows its bit walk
-	}
-	s := m.sel
-	if s.IsEnd() || s.Cmd < 0 || s.Upd >= 0 {
+// wireShown names the wire tree the fields pane shows for the selection
+// (derive loaded it), and reports whether there is one.
+func (m *Model) wireShown() (string, bool) {
+	key, _, _, ok := m.wireTarget()
+	if !ok || m.cache.wireKey != key {
 		return "", false
-	}
-	c := m.ix.Cmd(s.Cmd)
-	if c == nil {
-		return "", false
-	}
-	name := c.Kind.String()
-	msg := m.ix.Msg(s.Cmd, s.Msg)
-	if msg != nil {
-		if msg.PE != nil {
-			return "", false
-		}
-		name = msg.Name
-	}
-	idx := -1
-	if msg != nil {
-		idx = s.Msg
-	}
-	if key := [2]int{s.Cmd + 1, idx}; m.cache.wireKey != key {
-		m.cache.wireKey, m.cache.wire, m.cache.wireNote, m.wireSel = key, nil, "", 0
-		body, err := session.Body(m.data, c, idx)
-		m.wireBody = body
-		var rows []session.WireRow
-		if bare, ok := session.CaptureRows(m.data, c.Kind, idx, body); ok && err == nil {
-			rows = bare
-		} else if err == nil {
-			rows, err = session.WireRows(name, body)
-		}
-		if err != nil {
-			m.cache.wireNote = err.Error()
-		}
-		for _, r := range rows {
-			m.cache.wire = append(m.cache.wire, views.WireLine{Depth: r.Depth, Field: r.Field, Name: r.Name, Type: r.Type, Offset: r.Offset, Len: r.Len, Value: r.Value})
-		}
-		if msg != nil {
-			name += fmt.Sprintf(" · %d bytes", msg.Size)
-		} else {
-			name += fmt.Sprintf(" · %d bytes", len(body))
-		}
-		m.wireTitle = name
 	}
 	return m.wireTitle, true
 }
@@ -310,7 +267,7 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 	if title, s, ok := m.walkBits(w, h); ok {
 		return title, s
 	}
-	if name, ok := m.wireSelected(); ok {
+	if name, ok := m.wireShown(); ok {
 		// The body's bytes, with the selected wire field's.
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
@@ -371,11 +328,11 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 			m.cache.inspKey = key
 			var out []views.InspectorSection
 			if wi != nil {
-				_, pairs := m.wiRow(wi)
+				_, pairs := m.wiRowShown(wi)
 				out = append(out, wi.section(m.sel.Upd, pairs))
 			}
 			if !sh.whatIf {
-				sh.rep = m.withLocated(d.Cmd, d.Msg, sh.rec, sh.rep)
+				sh.rep = m.withSuspect(d.Cmd, d.Msg, sh.rec, sh.rep)
 			}
 			switch {
 			case sh.upd < 0:
@@ -491,7 +448,7 @@ func (m *Model) summary() []views.InspectorSection {
 	if c == nil {
 		lines := []views.InspectorLine{
 			{Label: "file", Text: m.path},
-			{Label: "size", Text: views.Count(len(m.data), "byte")},
+			{Label: "size", Text: views.Count(len(m.file.Bytes()), "byte")},
 		}
 		lines = append(lines, m.inferenceLines(false)...)
 		return []views.InspectorSection{{Title: "Replay", Lines: lines}}
@@ -507,7 +464,7 @@ func (m *Model) summary() []views.InspectorSection {
 	lines := []views.InspectorLine{
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
-		{Label: "at", Text: session.Place(m.data, c.Offset)},
+		{Label: "at", Text: session.Place(m.file.Bytes(), c.Offset)},
 		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(c.Size, "byte"), comp)},
 	}
 	if len(c.Msgs) > 0 {
@@ -524,7 +481,7 @@ func (m *Model) summary() []views.InspectorSection {
 			lines = append(lines, l)
 		}
 		lines = append(lines, m.inferenceLines(false)...) // the schema's unknown names
-	} else if a := m.opts.Aliases; !a.Empty() {
+	} else if a := m.file.Aliases(); !a.Empty() {
 		lines = append(lines, views.InspectorLine{Label: "aliases", Text: strings.Join(a.Flags(), " "), Style: views.LineMath})
 	}
 	lines = append(lines, m.novelLines(c, nil)...)
@@ -745,7 +702,7 @@ func (m *Model) statusLine() string {
 			right = m.scanNarrow()
 		}
 	}
-	if md == nil && !m.opts.Aliases.Empty() && (m.w >= 100 || m.note == "") {
+	if md == nil && !m.file.Aliases().Empty() && (m.w >= 100 || m.note == "") {
 		// (a narrow line gives a note the room)
 		right = m.aliasesStatus(m.w >= 100) + right
 	}

@@ -62,7 +62,7 @@ type whatIf struct {
 }
 
 type whatIfMsg struct {
-	gen uint64
+	gen stamp
 	wi  *session.WhatIf
 	err error
 }
@@ -303,18 +303,17 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.wiGen++
-	gen, cc, data := m.wiGen, m.cases, m.data
+	gen, file := m.jobs.start(jobWhatIf), m.file
 	m.wiPending = true
 	m.setNote("running the what-if: "+req.Label+"…", false)
 	return safe(func() tea.Msg {
-		wi, err := cc.Run(data, at, loc, req)
+		wi, err := file.WhatIf(at, loc, req)
 		return whatIfMsg{gen, wi, err}
 	})
 }
 
 func (m *Model) onWhatIf(msg whatIfMsg) {
-	if msg.gen != m.wiGen {
+	if !m.jobs.current(jobWhatIf, msg.gen) {
 		return // superseded or left
 	}
 	m.wiPending = false
@@ -348,7 +347,7 @@ func (wi *whatIf) outcome() string {
 
 func (m *Model) leaveWhatIf() {
 	m.wi, m.wiPending = nil, false
-	m.wiGen++
+	m.jobs.start(jobWhatIf)
 }
 
 // wiHere returns the what-if when it is the selected message's.
@@ -396,8 +395,17 @@ func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 	return rows
 }
 
+// wiRowShown is the selected diff row and the pairs of the selected
+// update, as derive stored them (-1 and none before it has).
+func (m *Model) wiRowShown(wi *whatIf) (int, []session.Pair) {
+	if m.wiPairsFor != wi || m.wiPairsUpd != m.sel.Upd || m.wiRowKey != m.sel {
+		return -1, nil
+	}
+	return m.wiRowSel, m.wiPairs
+}
+
 // wiRow is the selected diff row: it follows the selected original field
-// until the user moves within the diff.
+// until the user moves within the diff (derive and the keys keep it).
 func (m *Model) wiRow(wi *whatIf) (int, []session.Pair) {
 	key := m.sel
 	if m.wiPairsFor != wi || m.wiPairsUpd != m.sel.Upd {
@@ -453,7 +461,7 @@ func (m *Model) shown() (shownMsg, bool) {
 	if wi == nil {
 		return shownMsg{rec: d.Rec, data: d.Data, rep: &d.Report, upd: m.sel.Upd, field: m.sel.Field}, true
 	}
-	row, pairs := m.wiRow(wi)
+	row, pairs := m.wiRowShown(wi)
 	s := shownMsg{upd: -1, field: -1}
 	if wi.showOrig {
 		s.rec, s.data, s.rep, s.upd = wi.Orig, wi.OrigData, &wi.OrigRep, m.sel.Upd

@@ -381,7 +381,7 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 		}
 		u := &d.Rec.Updates[hs.m.sel.Upd]
 		i := u.FirstField + hs.m.sel.Field
-		rep := hs.m.withLocated(d.Cmd, d.Msg, d.Rec, &d.Report)
+		rep := hs.m.withSuspect(d.Cmd, d.Msg, d.Rec, &d.Report)
 		suspect := rep.First != nil && rep.First.Field == i
 		if severity(d.Report.Anomalies[i]) != views.SevStrong && !suspect {
 			t.Fatalf("a selected %s, which has no strong anomaly and is no suspect", d.Rec.Fields[i].Name)

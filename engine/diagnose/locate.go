@@ -103,6 +103,13 @@ func CaptureAtWith(data []byte, at replay.Location, a schema.Aliases) (*Case, er
 		return nil, err
 	}
 	r.Aliases = a
+	return CaptureIn(r, at)
+}
+
+// CaptureIn is CaptureAt decoding on with r, a replay not yet past the
+// message (one opened at the start, or resumed from a keyframe before
+// it); r's hooks are the capture's.
+func CaptureIn(r *replay.Replay, at replay.Location) (*Case, error) {
 	var before *entity.Table
 	var found *Case
 	rec := &provenance.Message{}

@@ -26,7 +26,7 @@ type Checked struct {
 	// Break is the read that breaks alignment: the first read of the
 	// first inferred name in the first misaligned message (nil when
 	// nothing was inferred).
-	Break *Suspect
+	Break *UnknownRead
 	// Aliases are the ones asked for plus the inferred; Last is the
 	// decode under them (First when nothing was inferred).
 	Aliases schema.Aliases
@@ -72,7 +72,7 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 		if err != nil {
 			break
 		}
-		c := &Case{Start: start, At: at, New: last.Schema.NewUnknowns(o.Since)}
+		c := &Fork{Start: start, At: at, New: last.Schema.NewUnknowns(o.Since)}
 		found, aliases, sus, err := c.infer()
 		if err != nil || len(found) == 0 {
 			break

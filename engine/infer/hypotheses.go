@@ -84,9 +84,9 @@ func signature(fields []*schema.Field) string {
 	return b.String()
 }
 
-// Suspect is an unknown name read where the first misaligned message goes
+// UnknownRead is an unknown name read where the first misaligned message goes
 // wrong.
-type Suspect struct {
+type UnknownRead struct {
 	Kind schema.Kind
 	Name string
 	// Where it is first read: an update of the message, and either a
@@ -125,9 +125,9 @@ type Observed struct {
 // then names in a baseline that failed to decode, then names read in the
 // message's data (those read as short varints, as enums are, last), each
 // in the order they are first read.
-func Suspects(ob *Observed, stopBit uint) []Suspect {
+func Suspects(ob *Observed, stopBit uint) []UnknownRead {
 	seen := map[schema.Name]int{}
-	var out []Suspect
+	var out []UnknownRead
 	add := func(f *provenance.Field, u int, entity int32, class string, inBaseline bool) {
 		for _, kn := range unknownNames(f.Schema) {
 			if i, ok := seen[kn]; ok {
@@ -135,7 +135,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 				continue
 			}
 			seen[kn] = len(out)
-			out = append(out, Suspect{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: f.Start,
+			out = append(out, UnknownRead{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: f.Start,
 				Entity: entity, Class: class, FieldName: f.Name, Decoder: f.Decoder.Describe(), BaselineFailed: inBaseline})
 		}
 	}
@@ -150,7 +150,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 		for _, kn := range unknownNames(m.ErrField) {
 			if _, ok := seen[kn]; !ok {
 				seen[kn] = len(out)
-				out = append(out, Suspect{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: bit,
+				out = append(out, UnknownRead{Kind: kn.Kind, Name: kn.Name, Update: u, Field: -1, InBaseline: inBaseline, Bit: bit,
 					Entity: eu.Index, Class: eu.Class, FieldName: m.ErrField.Name, Decoder: "(path does not fit)",
 					BaselineFailed: inBaseline, PathMismatch: true})
 			}
@@ -201,7 +201,7 @@ func Suspects(ob *Observed, stopBit uint) []Suspect {
 	return out
 }
 
-func rank(s Suspect) int {
+func rank(s UnknownRead) int {
 	switch {
 	case s.PathMismatch:
 		return -1
@@ -234,7 +234,7 @@ func evidence(h hypothesis, was Score) string {
 // rankNew moves the names new since the earlier build to the front, in
 // their order: a patch's new names are what broke it, far more often than
 // names the earlier build decoded fine with.
-func (c *Case) rankNew(sus []Suspect) []Suspect {
+func (c *Fork) rankNew(sus []UnknownRead) []UnknownRead {
 	if len(c.New) == 0 {
 		return sus
 	}

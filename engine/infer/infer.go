@@ -93,9 +93,9 @@ func (a Score) Better(b Score) bool {
 	return a.Change < b.Change-1e-9
 }
 
-// Case is the point to infer from: a replay forked just before the command
+// Fork is the point to infer from: a replay forked just before the command
 // that holds the first misaligned message, and that message's location.
-type Case struct {
+type Fork struct {
 	Start *replay.Replay
 	At    replay.Location
 
@@ -105,7 +105,7 @@ type Case struct {
 
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
-	workers []*Case             // for scoreAll, each with a fork of Start
+	workers []*Fork             // for scoreAll, each with a fork of Start
 	spent   int64               // message bytes its tests decoded (MaxTestBytes)
 	tests   int                 // tests run (MaxTests)
 }
@@ -114,7 +114,7 @@ type Case struct {
 // first misaligned message and up to Window messages after it, and scores
 // the result. ob, when non-nil, receives the record of the message at At
 // and of the baselines it creates from.
-func (c *Case) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
+func (c *Fork) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
 	return c.evaluate(a, ob, Window, true)
 }
 
@@ -122,7 +122,7 @@ func (c *Case) Evaluate(a schema.Aliases, ob *Observed) (Score, error) {
 // without record the message is not recorded, and the score has no
 // anomalies, change or sensible-until point (a failure's Progress is
 // where its decode stopped).
-func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool) (Score, error) {
+func (c *Fork) evaluate(a schema.Aliases, ob *Observed, window int, record bool) (Score, error) {
 	c.tests++
 	if c.spent += int64(max(c.At.MsgSize, 1)); c.spent > MaxTestBytes || c.tests > MaxTests {
 		return Score{Failed: true}, errBudget
@@ -219,10 +219,10 @@ func (c *Case) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 // fails, it goes on with the next. It returns what it adopted, the
 // aliases that decode with all of it, and the first read of the first
 // adopted name: the read that breaks alignment.
-func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
+func (c *Fork) infer() ([]Finding, schema.Aliases, *UnknownRead, error) {
 	aliases := c.Start.Aliases
 	var found []Finding
-	var first *Suspect
+	var first *UnknownRead
 	for len(found) < MaxNames {
 		ob := &Observed{}
 		cur, err := c.Evaluate(aliases, ob)
@@ -248,7 +248,7 @@ func (c *Case) infer() ([]Finding, schema.Aliases, *Suspect, error) {
 
 // hypothesis is one suspect read as one group of known names.
 type hypothesis struct {
-	sus   Suspect
+	sus   UnknownRead
 	g     Group
 	fixes int // failed baselines it makes decode
 	// baseAnomalies weighs the anomalies of the baselines it mends.
@@ -281,8 +281,8 @@ const MaxDataNames = 24
 // Each hypothesis decodes the message alone; trying names stops at the
 // first under which the message aligns. The best few then decode the
 // whole window.
-func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score) (hypothesis, bool) {
-	hyps := func(s Suspect) []hypothesis {
+func (c *Fork) best(base schema.Aliases, ob *Observed, sus []UnknownRead, cur Score) (hypothesis, bool) {
+	hyps := func(s UnknownRead) []hypothesis {
 		var hs []hypothesis
 		for _, g := range Hypotheses(c.Start.Schema, base, s.Kind, s.Name) {
 			if !g.Current {
@@ -328,7 +328,7 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 		}
 	} else {
 		hs = hs[:0]
-		data := make([]Suspect, 0, len(sus))
+		data := make([]UnknownRead, 0, len(sus))
 		for _, s := range sus {
 			if !s.InBaseline {
 				data = append(data, s)
@@ -401,7 +401,7 @@ func (c *Case) best(base schema.Aliases, ob *Observed, sus []Suspect, cur Score)
 
 // baselineTest scores each hypothesis by the failed baselines of the
 // message it mends; false when none failed or none is mended.
-func (c *Case) baselineTest(ob *Observed, hs []hypothesis) bool {
+func (c *Fork) baselineTest(ob *Observed, hs []hypothesis) bool {
 	var failed []int32
 	for id, b := range ob.Baselines {
 		if b != nil {
@@ -463,7 +463,7 @@ func menderWorse(a, b hypothesis) bool {
 
 // score evaluates a hypothesis over window messages, counting the
 // anomalies of the baselines it mends with the message's.
-func (c *Case) score(h *hypothesis, window int, record bool) Score {
+func (c *Fork) score(h *hypothesis, window int, record bool) Score {
 	sc, err := c.evaluate(h.aliases, nil, window, record)
 	if err != nil {
 		return Score{Failed: true}
@@ -487,7 +487,7 @@ func alignedAlike(hs []hypothesis) []int {
 // scoreAll scores hypotheses unrecorded over window messages, on as many
 // goroutines as there are cores: each worker resumes from a fork of its
 // own, since forking writes to the replay forked.
-func (c *Case) scoreAll(hs []hypothesis, window int) {
+func (c *Fork) scoreAll(hs []hypothesis, window int) {
 	n := min(runtime.GOMAXPROCS(0), len(hs))
 	if n <= 1 {
 		for i := range hs {
@@ -496,7 +496,7 @@ func (c *Case) scoreAll(hs []hypothesis, window int) {
 		return
 	}
 	for len(c.workers) < n {
-		c.workers = append(c.workers, &Case{Start: c.Start.Fork(), At: c.At})
+		c.workers = append(c.workers, &Fork{Start: c.Start.Fork(), At: c.At})
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -526,7 +526,7 @@ func (c *Case) scoreAll(hs []hypothesis, window int) {
 
 // readSignature is how a hypothesis reads the fields of its name that the
 // first misaligned message and its failed baselines read.
-func (c *Case) readSignature(ob *Observed, h *hypothesis) string {
+func (c *Fork) readSignature(ob *Observed, h *hypothesis) string {
 	if h.readSig != "" {
 		return h.readSig
 	}
@@ -554,7 +554,7 @@ func (c *Case) readSignature(ob *Observed, h *hypothesis) string {
 // allReadAlike reports whether the hypotheses hs[tied] are about one name
 // and read every field of it that the first misaligned message reads
 // alike: recording the message would tell them apart by nothing.
-func (c *Case) allReadAlike(ob *Observed, hs []hypothesis, tied []int) bool {
+func (c *Fork) allReadAlike(ob *Observed, hs []hypothesis, tied []int) bool {
 	if ob == nil {
 		return false
 	}
@@ -568,7 +568,7 @@ func (c *Case) allReadAlike(ob *Observed, hs []hypothesis, tied []int) bool {
 }
 
 // record is the case's reused record buffer.
-func (c *Case) record() *provenance.Message {
+func (c *Fork) record() *provenance.Message {
 	if c.buf == nil {
 		c.buf = &provenance.Message{}
 	}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
+)
+
+// derive brings what the panes show up to date with the model after every
+// message Update handles: the wire tree of a selected command body or
+// inner message, a selected string-table message's entries, and the
+// what-if diff's pairs and selected row. The View reads what derive
+// stored and changes nothing; each result is kept with the key it was
+// derived from and derived again when that key changes.
+func (m *Model) derive() {
+	m.deriveWire()
+	m.deriveTable()
+	if wi := m.wiHere(); wi != nil {
+		key, of, upd := m.wiRowKey, m.wiPairsFor, m.wiPairsUpd
+		m.wiRow(wi)
+		if key != m.wiRowKey || of != m.wiPairsFor || upd != m.wiPairsUpd {
+			m.cache.inspKey = paneKey{} // drawn, if at all, before the pairs were
+		}
+	}
+}
+
+// wireTarget is the selected command body or inner message whose wire
+// tree the fields pane shows: not a packet-entities message (the pane
+// lists its updates) nor a string-table message with its bit walk.
+func (m *Model) wireTarget() (key [2]int, c *session.Command, msg *session.Message, ok bool) {
+	if m.walkHere() != nil {
+		return key, nil, nil, false
+	}
+	s := m.sel
+	if s.IsEnd() || s.Cmd < 0 || s.Upd >= 0 {
+		return key, nil, nil, false
+	}
+	if c = m.ix.Cmd(s.Cmd); c == nil {
+		return key, nil, nil, false
+	}
+	idx := -1
+	if msg = m.ix.Msg(s.Cmd, s.Msg); msg != nil {
+		if msg.PE != nil {
+			return key, nil, nil, false
+		}
+		idx = s.Msg
+	}
+	return [2]int{s.Cmd + 1, idx}, c, msg, true
+}
+
+// deriveWire reads the wire tree of the selection when it changed.
+func (m *Model) deriveWire() {
+	key, c, msg, ok := m.wireTarget()
+	if !ok || m.cache.wireKey == key {
+		return
+	}
+	name, idx := c.Kind.String(), key[1]
+	if msg != nil {
+		name = msg.Name
+	}
+	m.cache.wireKey, m.cache.wire, m.cache.wireNote, m.wireSel = key, nil, "", 0
+	body, err := session.Body(m.file.Bytes(), c, idx)
+	m.wireBody = body
+	var rows []session.WireRow
+	if bare, ok := session.CaptureRows(m.file.Bytes(), c.Kind, idx, body); ok && err == nil {
+		rows = bare
+	} else if err == nil {
+		rows, err = session.WireRows(name, body)
+	}
+	if err != nil {
+		m.cache.wireNote = err.Error()
+	}
+	for _, r := range rows {
+		m.cache.wire = append(m.cache.wire, views.WireLine{Depth: r.Depth, Field: r.Field, Name: r.Name, Type: r.Type, Offset: r.Offset, Len: r.Len, Value: r.Value})
+	}
+	if msg != nil {
+		name += fmt.Sprintf(" · %d bytes", msg.Size)
+	} else {
+		name += fmt.Sprintf(" · %d bytes", len(body))
+	}
+	m.wireTitle = name
+}

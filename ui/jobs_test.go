@@ -1,0 +1,32 @@
+package ui
+
+import "testing"
+
+// The generation rule: a result is applied only when it is its kind's
+// latest start under the open file; a start of one kind leaves the others
+// current, and reopening the file supersedes every kind.
+func TestOneGenerationRule(t *testing.T) {
+	var j jobs
+	file := j.now(jobFile)
+	a := j.start(jobWhatIf)
+	if !j.current(jobWhatIf, a) || !j.current(jobFile, file) {
+		t.Fatal("a fresh start is not current")
+	}
+	b := j.start(jobWhatIf)
+	if j.current(jobWhatIf, a) || !j.current(jobWhatIf, b) {
+		t.Fatal("a second start does not supersede the first")
+	}
+	s := j.start(jobScan)
+	if !j.current(jobWhatIf, b) || !j.current(jobScan, s) {
+		t.Fatal("starting a scan superseded the what-if")
+	}
+	j = j.reopened()
+	for k, st := range map[job]stamp{jobFile: file, jobWhatIf: b, jobScan: s} {
+		if j.current(k, st) {
+			t.Errorf("kind %d: a result from before the file was reopened is current", k)
+		}
+	}
+	if c := j.start(jobWhatIf); c == b || !j.current(jobWhatIf, c) {
+		t.Errorf("a what-if on the reopened file: %+v, before %+v", c, b)
+	}
+}
