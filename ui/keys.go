@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -130,6 +131,7 @@ func legend() []views.HelpGroup {
 		{Keys: "!", Desc: "strong anomaly (likely a misread)"},
 		{Keys: "?", Desc: "weak anomaly"},
 		{Keys: "✗", Desc: "failed to decode, misaligned"},
+		{Keys: session.NovelMark, Desc: "carries what dembug's definitions lack (a field, command or message new in this build?)"},
 		{Keys: "▸ ▾", Desc: "collapsed / expanded row"},
 		{Keys: "pre", Desc: "signon command (no tick yet)"},
 		{Keys: "z", Desc: "snappy-compressed command"},
