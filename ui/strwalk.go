@@ -347,6 +347,9 @@ func (m *Model) entrySection(tw *session.TableWalk, e *stringtable.EntryWalk, se
 			label = "▸ " + label
 		}
 		l = append(l, views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", partExplain(tw, e, p), bitio.Offset(p.Start), bitio.Size(p.Bits)), Style: partStyle(p, sel)})
+		if p.Kind == stringtable.PartSize && tw.Settings.VarintBitCounts {
+			l = append(l, ubitvarLines(tw.Data, p.Start)...) // the size's ubitvar taken apart
+		}
 	}
 	title := fmt.Sprintf("Entry %d of %d · index %d, bit by bit", e.Ordinal+1, len(tw.Entries), e.Index)
 	return views.InspectorSection{Title: title, Lines: l}

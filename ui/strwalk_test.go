@@ -31,7 +31,9 @@ func TestScreenStringTableWalk(t *testing.T) {
 			t.Fatalf("selected read: %+v of entry %+v", p, e)
 		}
 		text := inspectorText(hs)
-		for _, want := range []string{"v = 31, a varint: previous + v + 2 = 234 + 31 + 2 = 267", `"267", 53 bytes: 080110d081ed0518`, `"267", 12 bytes: 080210d081ed05180420ae03`} {
+		for _, want := range []string{"v = 31, a varint: previous + v + 2 = 234 + 31 + 2 = 267", `"267", 53 bytes: 080110d081ed0518`, `"267", 12 bytes: 080210d081ed05180420ae03`,
+			// the size's ubitvar taken apart: 12 fits the 4 low bits
+			"00 select: 0 more", "12, in 6 bits"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("inspector lacks %q:\n%s", want, text)
 			}
