@@ -143,9 +143,9 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	return nil
 }
 
-// appendTraceField writes one read as a JSON object; with data (the bytes
-// the read's offsets count in) its walk-through as well.
-func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
+// appendTraceHead opens a trace object with the place of the update it
+// belongs to: tick, command, message, entity and class.
+func appendTraceHead(b []byte, loc replay.Location, u *provenance.EntityUpdate) []byte {
 	b = append(b, `{"tick":`...)
 	b = strconv.AppendInt(b, int64(loc.Tick), 10)
 	b = append(b, `,"command":`...)
@@ -156,6 +156,13 @@ func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate,
 	b = strconv.AppendInt(b, int64(u.Index), 10)
 	b = append(b, `,"class":`...)
 	b = strconv.AppendQuote(b, u.Class)
+	return b
+}
+
+// appendTraceField writes one read as a JSON object; with data (the bytes
+// the read's offsets count in) its walk-through as well.
+func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
+	b = appendTraceHead(b, loc, u)
 	b = append(b, `,"path":[`...)
 	for i, idx := range f.Path.Slice() {
 		if i > 0 {

@@ -18,16 +18,7 @@ func appendTraceOps(b []byte, loc replay.Location, u *provenance.EntityUpdate, f
 	prev := []int32{-1}
 	op := func(o fieldpath.OpRecord, path []int32) {
 		code := fieldpath.CodeOf(o.Op)
-		b = append(b, `{"tick":`...)
-		b = strconv.AppendInt(b, int64(loc.Tick), 10)
-		b = append(b, `,"command":`...)
-		b = strconv.AppendInt(b, int64(loc.Command), 10)
-		b = append(b, `,"message":`...)
-		b = strconv.AppendInt(b, int64(loc.Message), 10)
-		b = append(b, `,"entity":`...)
-		b = strconv.AppendInt(b, int64(u.Index), 10)
-		b = append(b, `,"class":`...)
-		b = strconv.AppendQuote(b, u.Class)
+		b = appendTraceHead(b, loc, u)
 		b = append(b, `,"op":`...)
 		b = strconv.AppendQuote(b, o.Op.String())
 		b = append(b, `,"code":"`...)
