@@ -34,3 +34,21 @@ func TestFieldsSkipsKnownVarintsOfEveryLength(t *testing.T) {
 		t.Errorf("a cut varint noted %+v", c.Items())
 	}
 }
+
+// In a message with nested ones (a schema field's polymorphic types), the
+// other known numbers are skipped in place and the nested one is still
+// gone into.
+func TestFieldsSkipsBesideNestedMessages(t *testing.T) {
+	poly := varintField(nil, 1, 3)
+	poly = varintField(poly, 9, 1) // unknown in polymorphic_field_t
+	body := varintField(nil, 1, 7) // var_type_sym
+	body = varintField(body, 2, 8)
+	body = bytesField(body, 11, poly)
+	body = varintField(body, 40, 2) // unknown in the field
+	var c Collector
+	c.Fields(SerializerField, game.Dota2, body, Place{})
+	items := c.Items()
+	if len(items) != 2 || items[0].In != "ProtoFlattenedSerializerField_t.polymorphic_field_t" || items[0].ID != 9 || items[1].ID != 40 {
+		t.Fatalf("items %+v", items)
+	}
+}
