@@ -102,7 +102,14 @@ func (n *Node) slot(i int32) *decoder.Value {
 		return &n.farAt(i).v
 	}
 	if int(i) >= len(n.vals) {
-		n.vals = growVals(n.vals, int(i)+1)
+		if int(i) < cap(n.vals) {
+			// A self-slice writes no pointer: no write barrier while the
+			// collector marks (a signon's baselines and creates extend
+			// their nodes thousands of times).
+			n.vals = n.vals[:i+1]
+		} else {
+			n.vals = growVals(n.vals, int(i)+1)
+		}
 	}
 	return &n.vals[i]
 }

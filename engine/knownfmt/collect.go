@@ -150,9 +150,34 @@ func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
 	if int(g) >= numGames {
 		g = game.Unknown
 	}
-	mask := knownMask[g][m]
+	// skip: the numbers below 64 known and holding no message dembug
+	// goes into, whose values are passed over unread.
+	skip := knownMask[g][m] &^ kidMask[m]
 	kids := tables[m].kids
 	for len(body) > 0 {
+		// Commonest of all, skipped in place: varints of numbers in skip
+		// with one-byte tags (a schema's serializers list their field
+		// indexes so, some 100,000 in a Dota 2 signon, and its fields are
+		// mostly such). It is what the general path below does for them.
+		i := 0
+		for i < len(body) {
+			b := body[i]
+			if b&0x87 != 0 || skip>>(b>>3&15)&1 == 0 {
+				break
+			}
+			// The varint's bytes are body[i+1:], at most ten.
+			j, end := i+1, min(i+11, len(body))
+			for j < end && body[j] >= 0x80 {
+				j++
+			}
+			if j == end {
+				return // malformed, as skipValue finds it
+			}
+			i = j + 1
+		}
+		if body = body[i:]; len(body) == 0 {
+			return
+		}
 		// The common case by hand: a one-byte tag, a known number and a
 		// value skipped without decoding it (this runs for every
 		// svc_PacketEntities of a file).
@@ -174,7 +199,7 @@ func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
 		}
 		v := body[:l]
 		body = body[l:]
-		if num < 64 && mask&(1<<num) != 0 && kids == nil {
+		if num < 64 && skip&(1<<num) != 0 {
 			continue
 		}
 		if !Known(m, g, int(num)) {

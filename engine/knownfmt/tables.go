@@ -206,6 +206,20 @@ func init() {
 	}
 }
 
+// kidMask[m] marks the numbers below 64 of m's fields holding a message
+// dembug goes into (tables' kids).
+var kidMask [numMsgs]uint64
+
+func init() {
+	for m := range tables {
+		for num := range tables[m].kids {
+			if num >= 0 && num < 64 {
+				kidMask[m] |= 1 << num
+			}
+		}
+	}
+}
+
 // Known reports whether field num of message m is known for game g. Under
 // an unknown game a number any game gives is known.
 func Known(m Msg, g game.Game, num int) bool {

@@ -96,11 +96,23 @@ type Class struct {
 
 // ParseClassInfo decodes DEM_ClassInfo.
 func ParseClassInfo(b []byte) ([]Class, error) {
-	var out []Class
 	// The names are substrings of one string (a Dota 2 replay lists 1,600
-	// classes): spans into names until it is made.
+	// classes): spans into names until it is made. The classes are counted
+	// first and the names take at most the message's bytes, so each list
+	// is allocated once, not grown (a Dota 2 signon's class list grew
+	// through a dozen copies).
+	n := 0
+	for c := wiretree.NewCursor(b); c.Next(); {
+		if c.Num == 1 {
+			n++
+		}
+	}
+	var out []Class
 	var names []byte
 	var spans [][2]int32 // network name and table name ends, per class
+	if n > 0 {
+		out, names, spans = make([]Class, 0, n), make([]byte, 0, len(b)), make([][2]int32, 0, n)
+	}
 	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
 		if n != 1 {
 			return nil

@@ -264,9 +264,15 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		if err != nil {
 			return err
 		}
-		// A copy: the command's body is the reader's to reuse, and the
-		// schema reads its serializers from it as classes are decoded.
-		data = append(r.SchemaData[:0:0], data...)
+		// The schema reads its serializers from data as classes are
+		// decoded: a decompressed body is the reader's buffer to reuse, so
+		// the replay takes the buffer and the reader starts a new one (no
+		// copy of a signon's largest body); a body read in place is copied.
+		if c.Compressed {
+			r.cr.ResetScratch()
+		} else {
+			data = append(r.SchemaData[:0:0], data...)
+		}
 		s := r.Reuse
 		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) || s.TickInterval != r.Server.TickInterval {
 			if s, err = schema.ParseLazyWithTick(data, r.Game, r.Aliases, r.Server.TickInterval); err != nil {

@@ -95,7 +95,19 @@ func (s *Serializer) Hot() []Hot {
 	s.Load()
 	h := make([]Hot, len(s.Fields))
 	for i, f := range s.Fields {
-		h[i] = Hot{Model: f.Model, Poly: len(f.Polymorphic) > 0, Count: int32(f.Type.Count), Dec: f.Decoder, Elem: f.Elem, Sub: f.Serializer}
+		// Field by field, the pointers only when set: while the collector
+		// marks, a whole Hot written is a bulk write barrier.
+		x := &h[i]
+		x.Model, x.Poly, x.Count = f.Model, len(f.Polymorphic) > 0, int32(f.Type.Count)
+		if f.Decoder != nil {
+			x.Dec = f.Decoder
+		}
+		if f.Elem != nil {
+			x.Elem = f.Elem
+		}
+		if f.Serializer != nil {
+			x.Sub = f.Serializer
+		}
 	}
 	s.hot.Store(&h)
 	return h

@@ -52,7 +52,12 @@ func (c *Cursor) Next() bool {
 	if tag>>3 > uint64(protowire.MaxValidNumber) || !num.IsValid() {
 		return c.fail(0, ErrFieldNumber)
 	}
-	c.Num, c.Type, c.Data = num, typ, nil
+	c.Num, c.Type = num, typ
+	if c.Data != nil {
+		// Only when needed: while the collector marks, each pointer
+		// written costs a write barrier, and most fields hold none.
+		c.Data = nil
+	}
 	off := c.off + n
 	switch typ {
 	case protowire.VarintType:
@@ -109,7 +114,10 @@ func (c *Cursor) NextVarintOf(num protowire.Number) (uint64, bool) {
 		return 0, false
 	}
 	c.at, c.off = off, off+1+n
-	c.Num, c.Type, c.V, c.Data = num, protowire.VarintType, v, nil
+	c.Num, c.Type, c.V = num, protowire.VarintType, v
+	if c.Data != nil {
+		c.Data = nil
+	}
 	return v, true
 }
 
