@@ -377,7 +377,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		r := m.ix.Ref(0)
 		dec, gen := m.dec, m.jobs.now(jobDetail)
 		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen.n, r.Ref())
+			_, _ = dec.Load(gen.n, r)
 			return nil
 		}))
 	}
