@@ -180,11 +180,14 @@ type Index struct {
 	Anoms    []AnomalyRef   // anomaly stops in file order (see AnomalyRef), as graded so far
 	Findings []FieldAnomaly // every anomaly in file order, up to MaxFindings, as graded so far
 	Values   Verdicts       // once Done, the unknown types whose values show them read wrongly (values.go)
-	Classes  []string       // class names by the ids in UpdateInfo
-	Err      *IndexError
-	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
-	Done     bool
-	Pos      int // bytes indexed
+	// FirstMisaligned is, once Done, the decode's first misaligned
+	// message (nil for none), where the inference starts.
+	FirstMisaligned *Location
+	Classes         []string // class names by the ids in UpdateInfo
+	Err             *IndexError
+	EndNote         string // said at the end of the timeline (a file without DEM_Stop)
+	Done            bool
+	Pos             int // bytes indexed
 	// Keyframes are the decoding states the index pass took on its way,
 	// which the live decoder and searches resume from.
 	Keyframes *replay.Keyframes
@@ -332,6 +335,9 @@ func (ix *Index) Append(ch *Chunk) {
 	ix.Done = ch.Done
 	if ch.Values != nil {
 		ix.Values = ch.Values
+	}
+	if ch.FirstMisaligned != nil {
+		ix.FirstMisaligned = ch.FirstMisaligned
 	}
 }
 
