@@ -141,7 +141,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.mute.MuteField(r.field, on)
 				m.setNote(muteNote("field "+r.field, on), false)
 			}
-			m.cache.fieldsKey = paneKey{}
+			m.cache.fieldsKey.drop()
 		}
 	case "enter":
 		if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
@@ -177,7 +177,7 @@ func (m *Model) muteSelectedField() {
 	name := fs[m.sel.Field].Name
 	on := !slices.Contains(m.mute.MutedFields(), name)
 	m.mute.MuteField(name, on)
-	m.cache.fieldsKey = paneKey{}
+	m.cache.fieldsKey.drop()
 	m.setNote(muteNote("field "+name, on), false)
 }
 

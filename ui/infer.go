@@ -67,7 +67,6 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 		return nil
 	}
 	m.inference = msg.inf
-	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
 	}

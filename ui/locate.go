@@ -105,7 +105,7 @@ func (m *Model) onSuspect(l *suspectFound) {
 		return
 	}
 	m.suspect = l
-	m.cache.inspKey = paneKey{} // the header check shows at once
+	m.cache.inspKey.drop() // the header check shows at once
 	m.applySuspect()
 }
 
@@ -134,7 +134,7 @@ func (m *Model) applySuspect() {
 	slices.SortStableFunc(stops, func(a, b session.AnomalyRef) int { return a.At.Compare(b.At) })
 	m.ix.Anoms = stops
 	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(s.Update), int32(s.Field), l.why, s.Name
-	m.cache.inspKey = paneKey{}
+	m.cache.inspKey.drop() // the stop and the suspect it shows
 }
 
 // withSuspect is rep with the first suspect as its first suspect when rep
