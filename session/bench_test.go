@@ -3,6 +3,7 @@ package session
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/replay"
@@ -97,15 +98,30 @@ func BenchmarkWhatIfLastUpdate(b *testing.B) {
 }
 
 // BenchmarkInferPatched is the TUI's inference (File.Infer) on the
-// full-length replay with QAngle renamed, as a game patch would leave it.
-func BenchmarkInferPatched(b *testing.B) {
+// full-length replay with QAngle renamed, as a game patch would leave it,
+// once the index pass has ended: from the keyframe before the first
+// misaligned message, with the index pass's values. BenchmarkInferPatchedWhole
+// is the same inference without the index (check's whole-file run).
+func BenchmarkInferPatched(b *testing.B) { benchInferPatched(b, true) }
+
+func BenchmarkInferPatchedWhole(b *testing.B) { benchInferPatched(b, false) }
+
+func benchInferPatched(b *testing.B, indexed bool) {
 	patched, _, err := writer.RenameInSchema(benchReplay(b), writer.Rename{From: "QAngle", To: "PatchedQAngle"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	f := OpenFile(patched, schema.Aliases{})
+	var ix *Index
+	if indexed {
+		in := f.Indexer()
+		ix = &Index{Size: len(patched)}
+		for !ix.Done {
+			ix.Append(in.Step(time.Hour))
+		}
+	}
 	for b.Loop() {
-		if inf, _ := f.Infer(); inf == nil {
+		if inf, _ := f.Infer(ix); inf == nil {
 			b.Fatal("nothing inferred")
 		}
 	}

@@ -22,7 +22,8 @@
 //
 // Files: file.go (File), suspect.go (the first suspect, the inference's
 // answer), index.go (the Index and its types), indexer.go (the index
-// pass), ref.go (places in the file), detail.go (the live decoder),
+// pass), ref.go (Ref, the one coordinate of a place in the file, from
+// the index to the screen), detail.go (the live decoder),
 // grade.go (the grading pass), scan.go (search and filter), match.go and
 // schemamatch.go (the matcher), whatif.go (what-ifs), promote.go (values
 // a what-if promoted to --as changes), values.go (value evidence of

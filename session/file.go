@@ -89,10 +89,24 @@ func (f *File) WhatIf(at Ref, loc Location, req Request) (*WhatIf, error) {
 	return f.cases.Run(f.data, at, loc, req)
 }
 
-// Infer decodes the file and, where a message misaligns, infers what the
-// names decoder choice does not know behave as (check's inference). A nil
+// Infer infers what the names decoder choice does not know behave as where
+// a message misaligns (check's inference) and which unknown types' values
+// show them read wrongly. With ix, this file's finished index, it decodes
+// no whole file: the values are the index pass's, and the alignment tests
+// start from the keyframe before ix.FirstMisaligned (infer.From), for the
+// same findings as check's whole-file run; without, it is that run. A nil
 // Inference with a nil error: nothing was inferred.
-func (f *File) Infer() (*Inference, error) {
+func (f *File) Infer(ix *Index) (*Inference, error) {
+	if ix != nil && ix.Done && ix.Values != nil {
+		if ix.FirstMisaligned == nil {
+			return InferenceOf(infer.From(f.aliases, nil, Location{}, ix.Values)), nil
+		}
+		if ks := f.Keyframes(); ks != nil {
+			if k := ks.Before(ix.FirstMisaligned.Command); k != nil {
+				return InferenceOf(infer.From(f.aliases, k.Resume(), *ix.FirstMisaligned, ix.Values)), nil
+			}
+		}
+	}
 	ch, err := infer.Run(f.data, f.aliases, infer.Options{Infer: true})
 	return InferenceOf(ch), err
 }

@@ -35,9 +35,11 @@ type Grade struct {
 	SuspectFld int32
 	SuspectWhy string
 	SuspectNm  string
-	Fields     map[uint32]diagnose.Severity // update<<16|field, graded fields only
-	Names      map[uint32]string            // the names of the strong ones
-	Findings   []FieldAnomaly               // K is the update's position in the message
+	// Fields, Names and Findings place fields by Ref with Msg -1: the
+	// grader knows the inner index alone, ApplyGrades the position.
+	Fields   map[Ref]diagnose.Severity // graded fields only
+	Names    map[Ref]string            // the names of the strong ones
+	Findings []FieldAnomaly
 }
 
 // GradeChunk is what one step of the grading pass found.
@@ -63,10 +65,11 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 	for i, u := range rec.Updates {
 		for fi := range u.NumFields {
 			f := &rec.Fields[u.FirstField+fi]
+			at := Ref{loc.Command, -1, i, int(fi)}
 			as := diagnose.Field(f, exists)
 			for _, a := range as {
 				if diagnose.Counted(a) {
-					gr.Findings = append(gr.Findings, FieldAnomaly{K: int32(i), Field: int32(fi), Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
+					gr.Findings = append(gr.Findings, FieldAnomaly{At: at, Rule: a.Rule, Strong: a.Score >= diagnose.Threshold, Name: f.Name})
 				}
 			}
 			sv := diagnose.Grade(as)
@@ -74,12 +77,11 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 				continue
 			}
 			if gr.Fields == nil {
-				gr.Fields, gr.Names = map[uint32]diagnose.Severity{}, map[uint32]string{}
+				gr.Fields, gr.Names = map[Ref]diagnose.Severity{}, map[Ref]string{}
 			}
-			key := uint32(i)<<16 | uint32(min(fi, 1<<16-1))
-			gr.Fields[key] = sv
+			gr.Fields[at] = sv
 			if sv == diagnose.SevStrong {
-				gr.Names[key] = f.Name
+				gr.Names[at] = f.Name
 			}
 			gr.Sev = max(gr.Sev, sv)
 		}
@@ -98,7 +100,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 				gr.SuspectNm = rec.Fields[s.Field].Name
 			}
 			if rep.End != nil {
-				gr.Findings = append(gr.Findings, FieldAnomaly{K: gr.SuspectUpd, Field: gr.SuspectFld, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+				gr.Findings = append(gr.Findings, FieldAnomaly{At: Ref{loc.Command, -1, int(gr.SuspectUpd), int(gr.SuspectFld)}, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
 			}
 		}
 	}
@@ -166,19 +168,19 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 		if g.Problem != "" {
 			pe.Problem = g.Problem
 		}
+		g.placeIn(j)
 		pe.fieldSev = g.Fields
 		pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = g.SuspectUpd, g.SuspectFld, g.SuspectWhy, g.SuspectNm
-		for key, sv := range g.Fields {
-			if u := int(key >> 16); u < len(pe.Updates) {
+		for at, sv := range g.Fields {
+			if u := at.Upd; u < len(pe.Updates) {
 				setUpdateSev(&pe.Updates[u], max(UpdateSev(&pe.Updates[u]), sv))
 			}
 		}
 		c := &ix.Commands[g.Cmd]
 		c.Sev = max(c.Sev, pe.Sev)
-		ix.Anoms = appendStops(ix.Anoms, pe, g)
+		ix.Anoms = appendStops(ix.Anoms, pe, Ref{g.Cmd, j, -1, -1}, g)
 		for _, f := range g.Findings {
 			if len(ix.Findings) < MaxFindings {
-				f.K += int32(pe.First)
 				ix.Findings = append(ix.Findings, f)
 			}
 		}
@@ -186,26 +188,48 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 	ix.GradePos, ix.GradeDone = ch.Pos, ch.Done
 }
 
-// appendStops adds a message's anomaly stops in field order: every field
-// with a strong anomaly, and the suspect of a message with a problem.
-func appendStops(out []AnomalyRef, pe *PEInfo, g Grade) []AnomalyRef {
+// placeIn gives the grade's Refs the message's position j, known once the
+// grade reaches the index.
+func (g *Grade) placeIn(j int) {
+	fields, names := g.Fields, g.Names
+	if fields != nil {
+		g.Fields, g.Names = make(map[Ref]diagnose.Severity, len(fields)), make(map[Ref]string, len(names))
+		for at, sv := range fields {
+			at.Msg = j
+			g.Fields[at] = sv
+		}
+		for at, name := range names {
+			at.Msg = j
+			g.Names[at] = name
+		}
+	}
+	for i := range g.Findings {
+		g.Findings[i].At.Msg = j
+	}
+}
+
+// appendStops adds the anomaly stops of message msg in field order: every
+// field with a strong anomaly, and the suspect of a message with a problem.
+func appendStops(out []AnomalyRef, pe *PEInfo, msg Ref, g Grade) []AnomalyRef {
 	suspect := pe.SuspectUpd >= 0
 	for u := range pe.Updates {
+		upd := Ref{msg.Cmd, msg.Msg, u, -1}
 		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
-			out = append(out, AnomalyRef{K: int32(pe.First + u), Field: -1})
+			out = append(out, AnomalyRef{At: upd})
 			suspect = false
 		}
 		for fi := range pe.Updates[u].Fields() {
+			at := Ref{msg.Cmd, msg.Msg, u, int(fi)}
 			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
-			if isSuspect || pe.FieldSev(u, fi) == diagnose.SevStrong {
-				name := g.Names[uint32(u)<<16|uint32(fi)]
+			if isSuspect || pe.FieldSev(at) == diagnose.SevStrong {
+				name := g.Names[at]
 				var rule diagnose.Rule
 				if isSuspect {
 					name = pe.SuspectName
 				} else {
-					rule = strongRule(g.Findings, u, fi)
+					rule = strongRule(g.Findings, at)
 				}
-				out = append(out, AnomalyRef{K: int32(pe.First + u), Field: int32(fi), Name: name, Rule: rule})
+				out = append(out, AnomalyRef{At: at, Name: name, Rule: rule})
 			}
 			if isSuspect {
 				suspect = false
@@ -215,10 +239,10 @@ func appendStops(out []AnomalyRef, pe *PEInfo, g Grade) []AnomalyRef {
 	return out
 }
 
-// strongRule is the first strong rule found on field fi of update u.
-func strongRule(fs []FieldAnomaly, u, fi int) diagnose.Rule {
+// strongRule is the first strong rule found on the field at at.
+func strongRule(fs []FieldAnomaly, at Ref) diagnose.Rule {
 	for _, f := range fs {
-		if f.K == int32(u) && f.Field == int32(fi) && f.Strong {
+		if f.At == at && f.Strong {
 			return f.Rule
 		}
 	}

@@ -64,9 +64,9 @@ type PEInfo struct {
 	// or SuspectUpd -1 for none; SuspectName is the field's name.
 	SuspectUpd, SuspectField int32
 	SuspectWhy, SuspectName  string
-	// fieldSev holds the graded fields' severities, by update<<16|field:
+	// fieldSev holds the graded fields' severities, by the field's Ref:
 	// only those with an anomaly, a few in a whole file.
-	fieldSev map[uint32]diagnose.Severity
+	fieldSev map[Ref]diagnose.Severity
 }
 
 // UpdateEnd is the bit after update k: where the next one starts.
@@ -88,12 +88,13 @@ func (pe *PEInfo) UpdateBits(k int) uint {
 	return 0
 }
 
-// FieldSev returns the anomaly severity of field fi of update u.
-func (pe *PEInfo) FieldSev(u, fi int) diagnose.Severity {
-	if pe.fieldSev == nil || u < 0 || fi < 0 || fi >= 1<<16 {
+// FieldSev returns the anomaly severity of the field at r, a field of
+// this message.
+func (pe *PEInfo) FieldSev(r Ref) diagnose.Severity {
+	if pe.fieldSev == nil {
 		return diagnose.SevNone
 	}
-	return pe.fieldSev[uint32(u)<<16|uint32(fi)]
+	return pe.fieldSev[r]
 }
 
 // Graded counts the message's fields graded strong and weak.
@@ -137,9 +138,8 @@ func setUpdateSev(u *UpdateInfo, s diagnose.Severity) {
 // AnomalyRef is one stop of the anomaly keys: a field with a strong anomaly
 // or the first suspicious field of a message with a problem.
 type AnomalyRef struct {
-	K     int32 // the update's flat position (Index.Ref)
-	Field int32 // field within the update; -1 for the update itself
-	Name  string
+	At   Ref // the field (Field -1: the update itself)
+	Name string
 	// Rule is the strong anomaly that makes the stop; "" for the suspect
 	// of a message with a problem (never muted).
 	Rule diagnose.Rule
@@ -148,8 +148,7 @@ type AnomalyRef struct {
 // FieldAnomaly is one anomaly of one field, strong or weak (a read by the
 // default decoder is none): what the grouped list of anomalies counts.
 type FieldAnomaly struct {
-	K      int32 // the update's flat position (Index.Ref)
-	Field  int32 // field within the update; -1 for the update itself
+	At     Ref // the field (Field -1: the update itself)
 	Rule   diagnose.Rule
 	Strong bool
 	Name   string // the field's name
@@ -181,11 +180,14 @@ type Index struct {
 	Anoms    []AnomalyRef   // anomaly stops in file order (see AnomalyRef), as graded so far
 	Findings []FieldAnomaly // every anomaly in file order, up to MaxFindings, as graded so far
 	Values   Verdicts       // once Done, the unknown types whose values show them read wrongly (values.go)
-	Classes  []string       // class names by the ids in UpdateInfo
-	Err      *IndexError
-	EndNote  string // said at the end of the timeline (a file without DEM_Stop)
-	Done     bool
-	Pos      int // bytes indexed
+	// FirstMisaligned is, once Done, the decode's first misaligned
+	// message (nil for none), where the inference starts.
+	FirstMisaligned *Location
+	Classes         []string // class names by the ids in UpdateInfo
+	Err             *IndexError
+	EndNote         string // said at the end of the timeline (a file without DEM_Stop)
+	Done            bool
+	Pos             int // bytes indexed
 	// Keyframes are the decoding states the index pass took on its way,
 	// which the live decoder and searches resume from.
 	Keyframes *replay.Keyframes
@@ -207,14 +209,15 @@ type peRef struct {
 func (ix *Index) NumUpdates() int { return ix.numUpdates }
 
 // Ref returns the place of update k of the flat order (every update of the
-// file in file order), by a binary search over the messages.
-func (ix *Index) Ref(k int) UpdateRef {
+// file in file order), no field selected, by a binary search over the
+// messages; None when there is no update k.
+func (ix *Index) Ref(k int) Ref {
 	i := sort.Search(len(ix.pes), func(i int) bool { return int(ix.pes[i].first) > k }) - 1
-	if i < 0 || k >= ix.numUpdates {
-		return UpdateRef{-1, -1, -1}
+	if i < 0 || k < 0 || k >= ix.numUpdates {
+		return None
 	}
 	p := ix.pes[i]
-	return UpdateRef{p.cmd, p.msg, int32(k) - p.first}
+	return Ref{int(p.cmd), int(p.msg), k - int(p.first), -1}
 }
 
 // ClassName names an update's class ("" when the index has none).
@@ -256,6 +259,13 @@ func (ix *Index) MsgByInner(i, inner int) int {
 	return -1
 }
 
+// HitRef is the Ref of a scan's hit, which names its message by the inner
+// index the engine knows (Msg -1 when the index does not hold it yet):
+// the one place a scan's coordinate becomes the screen's.
+func (ix *Index) HitRef(h Hit) Ref {
+	return Ref{h.Cmd, ix.MsgByInner(h.Cmd, h.Inner), h.Upd, h.Field}
+}
+
 // Update returns update k of message j of command i or nil.
 func (ix *Index) Update(i, j, k int) *UpdateInfo {
 	m := ix.Msg(i, j)
@@ -265,13 +275,13 @@ func (ix *Index) Update(i, j, k int) *UpdateInfo {
 	return &m.PE.Updates[k]
 }
 
-// FlatOf returns the position of an update in the flat order, or -1.
-func (ix *Index) FlatOf(cmd, msg, upd int) int {
-	m := ix.Msg(cmd, msg)
-	if m == nil || m.PE == nil || upd < 0 || upd >= len(m.PE.Updates) {
+// FlatOf returns the position of r's update in the flat order, or -1.
+func (ix *Index) FlatOf(r Ref) int {
+	m := ix.Msg(r.Cmd, r.Msg)
+	if m == nil || m.PE == nil || r.Upd < 0 || r.Upd >= len(m.PE.Updates) {
 		return -1
 	}
-	return m.PE.First + upd
+	return m.PE.First + r.Upd
 }
 
 // CommandAtTick is the first command whose tick is at least t, or -1: a
@@ -325,6 +335,9 @@ func (ix *Index) Append(ch *Chunk) {
 	ix.Done = ch.Done
 	if ch.Values != nil {
 		ix.Values = ch.Values
+	}
+	if ch.FirstMisaligned != nil {
+		ix.FirstMisaligned = ch.FirstMisaligned
 	}
 }
 

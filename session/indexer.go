@@ -30,6 +30,9 @@ type Chunk struct {
 	Done      bool
 	Keyframes *replay.Keyframes
 	Values    Verdicts // with Done: what unknown types' values showed (values.go)
+	// FirstMisaligned (with Done) is the decode's first misaligned
+	// message, nil for none: where the inference starts (File.Infer).
+	FirstMisaligned *Location
 }
 
 // Keyframe settings of the index pass: a keyframe about every
@@ -436,6 +439,10 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ch.Done = true
 	ix.flush(ch)
 	ch.Values = judgedValues(ix.r)
+	if ix.r != nil && ix.r.FirstMisaligned != nil {
+		loc := ix.r.FirstMisaligned.Loc
+		ch.FirstMisaligned = &loc
+	}
 	ix.r = nil // the pass's decoding state is garbage now; keyframes stay
 }
 

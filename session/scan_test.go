@@ -121,7 +121,7 @@ func TestGradesAgreeWithDiagnosis(t *testing.T) {
 				}
 				for fi := range up.NumFields {
 					sv := gradeField(&m.Fields[up.FirstField+fi], exists)
-					if got := pe.FieldSev(u, fi); got != sv {
+					if got := pe.FieldSev(Ref{Cmd: loc.Command, Msg: ix.MsgByInner(loc.Command, loc.Message), Upd: u, Field: int(fi)}); got != sv {
 						t.Fatalf("%s: command %d update %d field %d graded %v, want %v", path, loc.Command, u, fi, got, sv)
 					}
 					if sv != 0 {

@@ -19,8 +19,8 @@ func TestBuildIndexSample(t *testing.T) {
 		t.Fatalf("%d commands, %d updates", len(ix.Commands), ix.NumUpdates())
 	}
 	for k := range ix.NumUpdates() {
-		r := ix.Ref(k).Ref()
-		if ix.Update(r.Cmd, r.Msg, r.Upd) == nil || ix.FlatOf(r.Cmd, r.Msg, r.Upd) != k {
+		r := ix.Ref(k)
+		if ix.Update(r.Cmd, r.Msg, r.Upd) == nil || ix.FlatOf(r) != k {
 			t.Fatalf("update %d: %+v does not find it again", k, r)
 		}
 		if _, ok := ix.Location(r); !ok {

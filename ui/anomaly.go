@@ -19,15 +19,18 @@ import (
 // severity is the marker a field's anomalies earn (diagnose.Grade).
 func severity(as []diagnose.Anomaly) views.Severity { return views.Severity(diagnose.Grade(as)) }
 
-// selPos is the selection as a position among anomaly stops: the flat
-// update index and field, and whether the selection is on an update.
-func (m *Model) selPos() (k, field int, exact bool) {
-	k, exact = m.flatPos()
-	field = m.sel.Field
-	if !exact {
-		field = -2 // before every stop of update k
+// selAt is the selection as a place among anomaly stops (Ref.Compare):
+// the end of the file after every stop, a selection beside an update
+// before the stops of its message.
+func (m *Model) selAt() session.Ref {
+	at := m.sel
+	switch {
+	case at.IsEnd():
+		return session.Ref{Cmd: len(m.ix.Commands), Msg: -1, Upd: -1, Field: -1}
+	case at.Upd >= 0 && m.ix.Update(at.Cmd, at.Msg, at.Upd) == nil:
+		return at.Message()
 	}
-	return k, field, exact
+	return at
 }
 
 // stepAnomaly selects the next (dir 1) or previous (dir -1) anomaly stop:
@@ -36,13 +39,10 @@ func (m *Model) selPos() (k, field int, exact bool) {
 // stops: it costs nothing however large the file.
 func (m *Model) stepAnomaly(dir int) tea.Cmd {
 	stops := m.stops()
-	k, f, _ := m.selPos()
-	less := func(a session.AnomalyRef) bool { // a comes before the selection
-		return int(a.K) < k || (int(a.K) == k && int(a.Field) < f)
-	}
-	i := sort.Search(len(stops), func(i int) bool { return !less(stops[i]) })
+	at := m.selAt()
+	i := sort.Search(len(stops), func(i int) bool { return stops[i].At.Compare(at) >= 0 })
 	if dir > 0 {
-		if i < len(stops) && int(stops[i].K) == k && int(stops[i].Field) == f {
+		if i < len(stops) && stops[i].At == at {
 			i++ // on a stop: the one after it
 		}
 	} else {
@@ -67,8 +67,7 @@ func (m *Model) stepAnomaly(dir int) tea.Cmd {
 		return nil
 	}
 	st := stops[i]
-	r := m.ix.Ref(int(st.K))
-	cmd := m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(st.Field)})
+	cmd := m.reveal(st.At)
 	m.setNote(fmt.Sprintf("anomaly %d of %d%s", i+1, len(stops), m.stopWhy(st)), false)
 	return cmd
 }
@@ -81,7 +80,7 @@ func (m *Model) stops() []session.AnomalyRef {
 	}
 	var out []session.AnomalyRef
 	for _, st := range m.ix.Anoms {
-		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.FieldAnomaly{K: st.K, Field: st.Field, Name: st.Name})) {
+		if st.Rule != "" && m.mute.Muted(st.Rule, m.findingName(session.FieldAnomaly{At: st.At, Name: st.Name})) {
 			continue
 		}
 		out = append(out, st)
@@ -91,16 +90,16 @@ func (m *Model) stops() []session.AnomalyRef {
 
 // stopWhy names what the stop is, for the status line.
 func (m *Model) stopWhy(st session.AnomalyRef) string {
-	r := m.ix.Ref(int(st.K))
-	msg := m.ix.Msg(int(r.Cmd), int(r.Msg))
+	r := st.At
+	msg := m.ix.Msg(r.Cmd, r.Msg)
 	if msg == nil || msg.PE == nil {
 		return ""
 	}
 	pe := msg.PE
-	if pe.SuspectUpd == r.Upd && pe.SuspectField == st.Field {
+	if int(pe.SuspectUpd) == r.Upd && int(pe.SuspectField) == r.Field {
 		return ": first suspect of a misaligned message"
 	}
-	if st.Field < 0 || st.Name == "" {
+	if r.Field < 0 || st.Name == "" {
 		return ""
 	}
 	return ": " + st.Name

@@ -35,7 +35,7 @@ const MaxListFields = 8
 
 // findingName is the field name of a finding.
 func (m *Model) findingName(f session.FieldAnomaly) string {
-	if f.Field < 0 {
+	if f.At.Field < 0 {
 		return ""
 	}
 	return f.Name
@@ -61,8 +61,8 @@ func (m *Model) listRows() (rows []listRow, all, strong int) {
 		if _, ok := firsts[k]; !ok {
 			firsts[k] = i
 		}
-		r := m.ix.Ref(int(f.K))
-		u := m.ix.Update(int(r.Cmd), int(r.Msg), int(r.Upd))
+		r := f.At
+		u := m.ix.Update(r.Cmd, r.Msg, r.Upd)
 		all0.Add(diagnose.Anomaly{Rule: f.Rule, Score: score}, diagnose.Where{Tick: m.ix.Commands[r.Cmd].Tick, Entity: int32(u.Entity), Class: m.ix.ClassName(u), Field: name, Key: i})
 	}
 	all, strong = all0.Count()
@@ -141,7 +141,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.mute.MuteField(r.field, on)
 				m.setNote(muteNote("field "+r.field, on), false)
 			}
-			m.cache.fieldsKey = paneKey{}
+			m.cache.fieldsKey.drop()
 		}
 	case "enter":
 		if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
@@ -149,9 +149,8 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 		} else if m.list.sel < len(rows) {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil
-			r := m.ix.Ref(int(f.K))
 			m.jumps.force = true
-			return m.reveal(session.Ref{Cmd: int(r.Cmd), Msg: int(r.Msg), Upd: int(r.Upd), Field: int(f.Field)})
+			return m.reveal(f.At)
 		}
 	}
 	return nil
@@ -178,7 +177,7 @@ func (m *Model) muteSelectedField() {
 	name := fs[m.sel.Field].Name
 	on := !slices.Contains(m.mute.MutedFields(), name)
 	m.mute.MuteField(name, on)
-	m.cache.fieldsKey = paneKey{}
+	m.cache.fieldsKey.drop()
 	m.setNote(muteNote("field "+name, on), false)
 }
 

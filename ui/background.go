@@ -152,17 +152,17 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	if !j.filter && len(msg.st.Hits) > 0 {
 		m.scan = nil
 		h := msg.st.Hits[0]
-		mi := m.ix.MsgByInner(h.Cmd, h.Inner)
-		u := m.ix.Update(h.Cmd, mi, h.Upd)
+		at := m.ix.HitRef(h)
+		u := m.ix.Update(at.Cmd, at.Msg, at.Upd)
 		if u == nil {
 			m.setNote(fmt.Sprintf("%q: a match at command #%d, not indexed yet", j.q, h.Cmd), false)
 			return m.resumeGrading()
 		}
 		if u.Fields() == 0 {
-			h.Field = -1
+			at.Field = -1
 		}
 		m.jumps.force = true // a search hit is a jump wherever it lands
-		cmd := m.reveal(session.Ref{Cmd: h.Cmd, Msg: mi, Upd: h.Upd, Field: h.Field})
+		cmd := m.reveal(at)
 		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[h.Cmd].Tick), false)
 		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))
 	}

@@ -63,7 +63,7 @@ func TestHeaderCheckInInspector(t *testing.T) {
 		t.Fatalf("suspect %+v", hs.m.suspect)
 	}
 	hs.m.sel = at
-	hs.m.cache.inspKey = paneKey{}
+	hs.m.cache.inspKey.drop()
 	if s := inspectorText(hs); !strings.Contains(s, "aligns with no PVS bits") {
 		t.Fatalf("inspector:\n%s", s)
 	}

@@ -20,7 +20,7 @@ func (m *Model) derive() {
 		key, of, upd := m.wiRowKey, m.wiPairsFor, m.wiPairsUpd
 		m.wiRow(wi)
 		if key != m.wiRowKey || of != m.wiPairsFor || upd != m.wiPairsUpd {
-			m.cache.inspKey = paneKey{} // drawn, if at all, before the pairs were
+			m.cache.inspKey.drop() // drawn, if at all, before the pairs were
 		}
 	}
 }
@@ -28,7 +28,7 @@ func (m *Model) derive() {
 // wireTarget is the selected command body or inner message whose wire
 // tree the fields pane shows: not a packet-entities message (the pane
 // lists its updates) nor a string-table message with its bit walk.
-func (m *Model) wireTarget() (key [2]int, c *session.Command, msg *session.Message, ok bool) {
+func (m *Model) wireTarget() (key session.Ref, c *session.Command, msg *session.Message, ok bool) {
 	if m.walkHere() != nil {
 		return key, nil, nil, false
 	}
@@ -46,20 +46,21 @@ func (m *Model) wireTarget() (key [2]int, c *session.Command, msg *session.Messa
 		}
 		idx = s.Msg
 	}
-	return [2]int{s.Cmd + 1, idx}, c, msg, true
+	return session.Ref{Cmd: s.Cmd, Msg: idx, Upd: -1, Field: -1}, c, msg, true
 }
 
 // deriveWire reads the wire tree of the selection when it changed.
 func (m *Model) deriveWire() {
 	key, c, msg, ok := m.wireTarget()
-	if !ok || m.cache.wireKey == key {
+	if !ok || m.cache.wireKey.is(key) {
 		return
 	}
-	name, idx := c.Kind.String(), key[1]
+	name, idx := c.Kind.String(), key.Msg
 	if msg != nil {
 		name = msg.Name
 	}
-	m.cache.wireKey, m.cache.wire, m.cache.wireNote, m.wireSel = key, nil, "", 0
+	m.cache.wireKey.set(key)
+	m.cache.wire, m.cache.wireNote, m.wireSel = nil, "", 0
 	body, err := session.Body(m.file.Bytes(), c, idx)
 	m.wireBody = body
 	var rows []session.WireRow

@@ -24,5 +24,7 @@
 // promote.go (what-ifs and their promotion to --as), compare.go (another
 // parser's trace beside ours), background.go, jobs.go and gcroom.go (work
 // off the loop, its one generation rule), derive.go (what the panes show,
-// derived after each Update). AGENTS.md holds the rules.
+// derived after each Update), memo.go (the keys of the panes' cached rows:
+// a place, session.Ref, and the data they depend on). AGENTS.md holds the
+// rules.
 package ui

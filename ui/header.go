@@ -89,7 +89,7 @@ func (m *Model) tableSections() []views.InspectorSection {
 	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
 		return nil
 	}
-	if m.cache.tableKey != [2]int{m.sel.Cmd + 1, m.sel.Msg} {
+	if !m.cache.tableKey.is(m.sel.Message()) {
 		return nil // derive has not read it yet
 	}
 	return m.cache.table
@@ -102,11 +102,10 @@ func (m *Model) deriveTable() {
 	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
 		return
 	}
-	key := [2]int{m.sel.Cmd + 1, m.sel.Msg}
-	if m.cache.tableKey == key {
+	if m.cache.tableKey.is(m.sel.Message()) {
 		return
 	}
-	m.cache.tableKey = key
+	m.cache.tableKey.set(m.sel.Message())
 	ch, err := session.StringTableChange(m.file.Bytes(), m.ix, m.ix.Cmd(m.sel.Cmd), m.sel.Msg)
 	var l []views.InspectorLine
 	if ch != nil {
@@ -145,7 +144,7 @@ func (m *Model) deriveTable() {
 		l = append(l, views.InspectorLine{Label: "error", Text: err.Error(), Style: views.LineError})
 	}
 	m.cache.table = []views.InspectorSection{{Title: "String-table entries", Lines: l}}
-	m.cache.inspKey = paneKey{} // the inspector shows them
+	m.cache.inspKey.drop() // the inspector shows them
 }
 
 // ExplainBaseline lists what a create started from: each field its class's

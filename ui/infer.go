@@ -28,8 +28,9 @@ type inferMsg struct {
 }
 
 // inferCmd starts the inference once the index is complete: the unknown
-// names always; hypotheses only when a message misaligned. It decodes
-// the file again on its own replay (about a check's work), off the UI loop.
+// names always; hypotheses only when a message misaligned. Off the UI
+// loop, it decodes from the keyframe before the first misaligned message
+// (File.Infer), with the index pass's values.
 func (m *Model) inferCmd() tea.Cmd {
 	if m.inference != nil || m.in.Schema() == nil {
 		return nil
@@ -43,10 +44,10 @@ func (m *Model) inferCmd() tea.Cmd {
 		return nil
 	}
 	inf.running = true
-	gen, file := m.jobs.now(jobFile), m.file
+	gen, file, ix := m.jobs.now(jobFile), m.file, m.ix // ix is done: what Infer reads of it stays
 	return safe(func() tea.Msg {
 		out := &inference{unknowns: inf.unknowns}
-		ch, err := file.Infer()
+		ch, err := file.Infer(ix)
 		if err != nil {
 			out.err = err.Error()
 		}
@@ -66,7 +67,6 @@ func (m *Model) onInfer(msg inferMsg) tea.Cmd {
 		return nil
 	}
 	m.inference = msg.inf
-	m.cache.inspKey = paneKey{} // the inspector shows it
 	if ch := msg.inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
 	}

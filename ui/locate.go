@@ -2,7 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -105,7 +105,7 @@ func (m *Model) onSuspect(l *suspectFound) {
 		return
 	}
 	m.suspect = l
-	m.cache.inspKey = paneKey{} // the header check shows at once
+	m.cache.inspKey.drop() // the header check shows at once
 	m.applySuspect()
 }
 
@@ -123,22 +123,18 @@ func (m *Model) applySuspect() {
 	}
 	l.applied = true
 	pe := msg.PE
-	first, n := int32(pe.First), int32(len(pe.Updates))
 	var stops []session.AnomalyRef
 	for _, st := range m.ix.Anoms {
-		if st.Rule == "" && st.K >= first && st.K < first+n {
+		if st.Rule == "" && st.At.Cmd == l.cmd && st.At.Msg == l.msg {
 			continue // the grading pass's suspect of this message
 		}
 		stops = append(stops, st)
 	}
-	stops = append(stops, session.AnomalyRef{K: first + int32(s.Update), Field: int32(s.Field), Name: s.Name})
-	sort.SliceStable(stops, func(i, j int) bool {
-		a, b := stops[i], stops[j]
-		return a.K < b.K || a.K == b.K && a.Field < b.Field
-	})
+	stops = append(stops, session.AnomalyRef{At: session.Ref{Cmd: l.cmd, Msg: l.msg, Upd: s.Update, Field: s.Field}, Name: s.Name})
+	slices.SortStableFunc(stops, func(a, b session.AnomalyRef) int { return a.At.Compare(b.At) })
 	m.ix.Anoms = stops
 	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(s.Update), int32(s.Field), l.why, s.Name
-	m.cache.inspKey = paneKey{}
+	m.cache.inspKey.drop() // the stop and the suspect it shows
 }
 
 // withSuspect is rep with the first suspect as its first suspect when rep

@@ -55,7 +55,7 @@ func TestLongSession(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	t.Logf("live heap after the index and grading passes: %d MiB (the file, read whole here: %d MiB)", ms.HeapAlloc>>20, len(data)>>20)
 
-	flat := func() int { return ix.FlatOf(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd) }
+	flat := func() int { return ix.FlatOf(hs.m.sel) }
 	timeKeys := func(label string, n int, f func(i int)) {
 		var ds []time.Duration
 		for i := range n {

@@ -9,7 +9,6 @@ import (
 	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/fieldpath"
-	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -182,37 +181,22 @@ type Model struct {
 
 // viewCache keeps derived pane data for the current selection.
 type viewCache struct {
-	fieldsKey paneKey
+	fieldsKey memo[fieldsKey]
 	fields    []views.FieldRow
-	spansKey  paneKey
+	spansKey  memo[spansKey]
 	spans     []views.Span
 	valueSpan []int
 	header    int
-	entKey    paneKey
+	entKey    memo[entKey]
 	entRows   []views.EntityRow
 	entAt     map[fieldpath.Path]int
-	inspKey   paneKey
+	inspKey   memo[inspKey]
 	insp      []views.InspectorSection
-	wireKey   [2]int
+	wireKey   memo[session.Ref] // the message (Msg -1: the command body)
 	wire      []views.WireLine
 	wireNote  string
-	tableKey  [2]int
+	tableKey  memo[session.Ref] // the string-table message
 	table     []views.InspectorSection
-}
-
-// paneKey says what a pane's cached rows were derived from: the decode,
-// the update and field selected in it, and the toggles that change them.
-// The zero key stands for no rows.
-type paneKey struct {
-	detail     *session.Detail
-	rec        *provenance.Message
-	upd, field int
-	before     bool // the entity pane shows the state before the update
-	wi         *whatIf
-	orig       bool // the what-if's original side is shown
-	inf        *inference
-	hdr        bool // the update's header and baseline come first
-	ops        bool // the update's op stream comes first
 }
 
 // New returns the root model for a file's bytes.
@@ -377,7 +361,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		r := m.ix.Ref(0)
 		dec, gen := m.dec, m.jobs.now(jobDetail)
 		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen.n, r.Ref())
+			_, _ = dec.Load(gen.n, r)
 			return nil
 		}))
 	}

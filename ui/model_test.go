@@ -119,8 +119,8 @@ func TestNextAndPreviousAreInverse(t *testing.T) {
 	}
 	// Every update in between was visited in order.
 	for i := 1; i < len(seq); i++ {
-		a := hs.m.ix.FlatOf(seq[i-1].Cmd, seq[i-1].Msg, seq[i-1].Upd)
-		b := hs.m.ix.FlatOf(seq[i].Cmd, seq[i].Msg, seq[i].Upd)
+		a := hs.m.ix.FlatOf(seq[i-1])
+		b := hs.m.ix.FlatOf(seq[i])
 		if b != a+1 {
 			t.Fatalf("n went from update %d to %d", a, b)
 		}
@@ -172,7 +172,7 @@ func TestPacketsEntityFilterAndExpand(t *testing.T) {
 		}
 	}
 	for _, r := range hs.m.rows {
-		if r.kind == views.RowUpdate && !hs.m.filterUpd[ix.FlatOf(int(r.cmd), int(r.msg), int(r.upd))] {
+		if r.kind == views.RowUpdate && !hs.m.filterUpd[ix.FlatOf(session.Ref{Cmd: int(r.cmd), Msg: int(r.msg), Upd: int(r.upd)})] {
 			t.Fatalf("filtered timeline shows a non-matching update %+v", r)
 		}
 	}

@@ -73,13 +73,13 @@ func TestGotoKeepsTheFilter(t *testing.T) {
 	if hs.m.filter == nil {
 		t.Fatalf("g dropped the filter: %q", hs.m.note)
 	}
-	k := hs.m.ix.FlatOf(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd)
+	k := hs.m.ix.FlatOf(hs.m.sel)
 	if k < 0 || !hs.m.filterUpd[k] || hs.m.ix.Commands[hs.m.sel.Cmd].Tick < 300 {
 		t.Fatalf("g 300 under the filter went to %+v (tick %d)", hs.m.sel, hs.m.ix.Commands[hs.m.sel.Cmd].Tick)
 	}
 	// No match earlier: every filtered update between tick 300 and here is later.
 	for j := 0; j < k; j++ {
-		if hs.m.filterUpd[j] && hs.m.ix.Commands[hs.m.ix.Ref(j).Ref().Cmd].Tick >= 300 {
+		if hs.m.filterUpd[j] && hs.m.ix.Commands[hs.m.ix.Ref(j).Cmd].Tick >= 300 {
 			t.Fatalf("filtered update %d at tick ≥ 300 comes before %d", j, k)
 		}
 	}

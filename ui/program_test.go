@@ -33,7 +33,7 @@ func TestProgramSmoke(t *testing.T) {
 	if fm.fatal != "" {
 		t.Fatal(fm.fatal)
 	}
-	if fm.sel.Upd != 0 || fm.ix.FlatOf(fm.sel.Cmd, fm.sel.Msg, fm.sel.Upd) != 0 {
+	if fm.sel.Upd != 0 || fm.ix.FlatOf(fm.sel) != 0 {
 		t.Fatalf("after n the selection is %+v", fm.sel)
 	}
 	if s := fm.View().Content; !strings.Contains(s, "m_flSimulationTime") {

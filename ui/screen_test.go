@@ -64,7 +64,7 @@ func TestScreenOpen(t *testing.T) {
 
 func TestScreenFirstUpdate(t *testing.T) {
 	screenTest(t, func(hs *harness) { hs.keys("n") }, func(t *testing.T, hs *harness, s string) {
-		if hs.m.sel.Upd != 0 || hs.m.ix.FlatOf(hs.m.sel.Cmd, hs.m.sel.Msg, hs.m.sel.Upd) != 0 {
+		if hs.m.sel.Upd != 0 || hs.m.ix.FlatOf(hs.m.sel) != 0 {
 			t.Fatalf("selection %+v is not the first update", hs.m.sel)
 		}
 		for _, want := range []string{"CWorld", "m_flSimulationTime"} {

@@ -59,7 +59,7 @@ func (m *Model) onCount(msg countMsg) tea.Cmd {
 		}
 	}
 	// Said only while the match is still the selection.
-	if mi := m.ix.MsgByInner(j.at.Cmd, j.at.Inner); m.sel.Cmd == j.at.Cmd && m.sel.Msg == mi && m.sel.Upd == j.at.Upd && nth > 0 {
+	if m.sel.Update() == m.ix.HitRef(j.at).Update() && nth > 0 {
 		m.setNote(fmt.Sprintf("%q: match %d of %d, at tick %d (/ enter for the next)", j.q, nth, len(j.hits), j.tick), false)
 	}
 	return nil

@@ -186,7 +186,7 @@ func (m *Model) reveal(s session.Ref) tea.Cmd {
 		}
 	}
 	if m.filter != nil && s.Upd >= 0 {
-		if k := m.ix.FlatOf(s.Cmd, s.Msg, s.Upd); k < 0 || !m.filterUpd[k] {
+		if k := m.ix.FlatOf(s); k < 0 || !m.filterUpd[k] {
 			m.clearFilter()
 			m.setNote("filter cleared to show the target", false)
 		}
@@ -200,7 +200,7 @@ func (m *Model) reveal(s session.Ref) tea.Cmd {
 // jump selects update k of the flat update list: its first field, or
 // under a filter the field the filter found.
 func (m *Model) jump(k int) tea.Cmd {
-	s := m.ix.Ref(k).Ref()
+	s := m.ix.Ref(k)
 	if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && u.Fields() > 0 {
 		s.Field = 0
 		if m.filter != nil && k < len(m.filterField) {
@@ -215,7 +215,7 @@ func (m *Model) jump(k int) tea.Cmd {
 // selection, minus a half, expressed as (k, exact)).
 func (m *Model) flatPos() (k int, exact bool) {
 	if m.sel.Upd >= 0 {
-		if f := m.ix.FlatOf(m.sel.Cmd, m.sel.Msg, m.sel.Upd); f >= 0 {
+		if f := m.ix.FlatOf(m.sel); f >= 0 {
 			return f, true
 		}
 	}
@@ -361,7 +361,7 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 	upd, field, cmds := make([]bool, n), make([]uint16, n), make([]bool, len(m.ix.Commands))
 	count := 0
 	for _, h := range j.hits {
-		k := m.ix.FlatOf(h.Cmd, m.ix.MsgByInner(h.Cmd, h.Inner), h.Upd)
+		k := m.ix.FlatOf(m.ix.HitRef(h))
 		if k < 0 {
 			continue
 		}
@@ -374,7 +374,7 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 	}
 	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = j.mt, j.q, upd, field, cmds
 	m.setNote(fmt.Sprintf("filter %q: %d updates", j.q, count), false)
-	if k := m.ix.FlatOf(m.sel.Cmd, m.sel.Msg, m.sel.Upd); k >= 0 && m.filterUpd[k] {
+	if k := m.ix.FlatOf(m.sel); k >= 0 && m.filterUpd[k] {
 		m.rebuild()
 		m.follow()
 		return nil

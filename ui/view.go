@@ -226,9 +226,10 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 			})
 		}
 		title = fmt.Sprintf("Fields · entity #%d %s %s · %s", u.Index, u.Class, u.Op, views.Count(u.NumFields, "field"))
-		key := paneKey{detail: d, upd: m.sel.Upd}
-		if m.cache.fieldsKey != key {
-			m.cache.fieldsKey, m.cache.fields = key, fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
+		key := fieldsKey{d, m.sel.Update()}
+		if !m.cache.fieldsKey.is(key) {
+			m.cache.fieldsKey.set(key)
+			m.cache.fields = fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
 		}
 		// The count agrees with the rows' markers (and L): anomalies that
 		// grade (not a default-decoder read alone) and are not muted.
@@ -256,7 +257,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 // (derive loaded it), and reports whether there is one.
 func (m *Model) wireShown() (string, bool) {
 	key, _, _, ok := m.wireTarget()
-	if !ok || m.cache.wireKey != key {
+	if !ok || !m.cache.wireKey.is(key) {
 		return "", false
 	}
 	return m.wireTitle, true
@@ -287,9 +288,9 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 	}
 	in := views.HexBitsInput{Data: sh.data, Selected: -1, Width: w, Height: h, Theme: m.theme}
 	if sh.upd >= 0 && sh.upd < len(sh.rec.Updates) {
-		key := paneKey{rec: sh.rec, upd: sh.upd}
-		if m.cache.spansKey != key {
-			m.cache.spansKey = key
+		key := spansKey{sh.rec, sh.upd}
+		if !m.cache.spansKey.is(key) {
+			m.cache.spansKey.set(key)
 			m.cache.spans, m.cache.valueSpan, m.cache.header = updateSpans(sh.rec, sh.upd)
 		}
 		in.Spans = m.cache.spans
@@ -320,12 +321,14 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	case d != nil && m.sel.Upd >= 0 && m.sel.Upd < len(d.Rec.Updates):
 		sh, _ := m.shown()
 		wi := m.wiHere()
-		key := paneKey{detail: d, upd: m.sel.Upd, field: sh.field, wi: wi, inf: m.inference, hdr: m.headerFirst, ops: m.opsFirst}
+		at := m.sel.Update()
+		at.Field = sh.field
+		key := inspKey{d: d, at: at, wi: wi, inf: m.inference, hdr: m.headerFirst, ops: m.opsFirst}
 		if wi != nil {
 			key.orig = wi.showOrig
 		}
-		if m.cache.inspKey != key {
-			m.cache.inspKey = key
+		if !m.cache.inspKey.is(key) {
+			m.cache.inspKey.set(key)
 			var out []views.InspectorSection
 			if wi != nil {
 				_, pairs := m.wiRowShown(wi)
@@ -555,8 +558,8 @@ func (m *Model) entityPane(w, h int) (string, string) {
 		return title, views.Entity(views.EntityInput{Width: w, Height: h, Theme: m.theme, Selected: -1,
 			Empty: fmt.Sprintf("#%d %s: no state after this %s", u.Index, u.Class, u.Op)})
 	}
-	key := paneKey{detail: d, upd: upd, before: m.before}
-	if m.cache.entKey != key {
+	key := entKey{d, session.Ref{Cmd: m.sel.Cmd, Msg: m.sel.Msg, Upd: upd, Field: -1}, m.before}
+	if !m.cache.entKey.is(key) {
 		state := snap.After
 		if m.before {
 			state = d.Before(upd)
@@ -565,7 +568,7 @@ func (m *Model) entityPane(w, h int) (string, string) {
 		for _, f := range d.Rec.UpdateFields(upd) {
 			written[normPath(f.Path)] = true
 		}
-		m.cache.entKey = key
+		m.cache.entKey.set(key)
 		m.cache.entRows, m.cache.entAt = entityRows(snap.Ser, state, written)
 	}
 	sel := -1

@@ -390,8 +390,8 @@ func TestAnomalyKeysMoveToAnomalousFields(t *testing.T) {
 	if len(seen) != len(stops) || !strings.Contains(hs.m.note, "no strong anomaly after here") {
 		t.Fatalf("a visited %d of %d stops; note %q", len(seen), len(stops), hs.m.note)
 	}
-	if f := hs.m.ix.Ref(int(stops[0].K)); seen[0].Cmd != int(f.Cmd) {
-		t.Fatalf("first stop %+v, want command %d", seen[0], f.Cmd)
+	if seen[0] != stops[0].At {
+		t.Fatalf("first stop %+v, want %+v", seen[0], stops[0].At)
 	}
 	for i := len(seen) - 2; i >= 0; i-- {
 		hs.keys("A")

@@ -94,8 +94,36 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 			break // no further on: another round would find the same
 		}
 	}
-	ch.addValueFindings()
+	ch.addValueFindings(ValueEvidence(ch.First))
 	return ch, nil
+}
+
+// From is Run's inference without its decodes (one round, no Confirm),
+// for a caller that decoded the whole file under aliases a already: start
+// is a replay under a positioned at or before the command of at, that
+// decode's first misaligned message (a keyframe's Resume, say, so the
+// inference decodes from there rather than from byte 0), nil when no
+// message misaligned; values are that decode's ValueEvidence. First and
+// Last are nil.
+func From(a schema.Aliases, start *replay.Replay, at replay.Location, values []NameEvidence) *Checked {
+	ch := &Checked{Aliases: a}
+	if start != nil && start.Schema != nil && len(start.Schema.Unknowns()) > 0 && reach(start, at.Command) {
+		c := &Fork{Start: start, At: at}
+		if found, aliases, sus, err := c.infer(); err == nil && len(found) > 0 {
+			ch.Break, ch.Findings, ch.Aliases = sus, found, aliases
+		}
+	}
+	ch.addValueFindings(values)
+	return ch
+}
+
+// reach decodes r up to just before command cmd; false when decoding
+// broke first (Run's resumeBefore: nothing is inferred then).
+func reach(r *replay.Replay, cmd int) bool {
+	if r.Stats.Commands >= cmd {
+		return true
+	}
+	return r.Run(func(c *container.Command) bool { return c.Index+1 >= cmd }) == nil
 }
 
 // decode runs a whole file under aliases a, interning strings in p.

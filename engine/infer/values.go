@@ -74,16 +74,17 @@ func FieldEvidence(r *replay.Replay, f *schema.Field) *NameEvidence {
 }
 
 // addValueFindings adds a finding for each unknown type whose values, over
-// the first decode, show it read wrongly (a name inferred from alignment
-// already is left alone), and its alias to ch.Aliases.
-func (ch *Checked) addValueFindings() {
+// a whole-file decode (values: its ValueEvidence), show it read wrongly (a
+// name inferred from alignment already is left alone), and its alias to
+// ch.Aliases.
+func (ch *Checked) addValueFindings(values []NameEvidence) {
 	found := map[string]bool{}
 	for _, f := range ch.Findings {
 		if f.Kind == schema.KindType {
 			found[f.Unknown] = true
 		}
 	}
-	for _, ne := range ValueEvidence(ch.First) {
+	for _, ne := range values {
 		v := ne.Verdict
 		if v.Kind == ev.Unsure || found[ne.Name] {
 			continue
