@@ -23,7 +23,7 @@ func markedStrength(rep *diagnose.Report) (strong, weak int) {
 	if rep == nil {
 		return 0, 0
 	}
-	count := func(a diagnose.Anomaly) {
+	rep.Each(func(a diagnose.Anomaly) {
 		if !diagnose.Counted(a) {
 			return
 		}
@@ -32,14 +32,6 @@ func markedStrength(rep *diagnose.Report) (strong, weak int) {
 		} else {
 			weak++
 		}
-	}
-	for _, as := range rep.Anomalies {
-		for _, a := range as {
-			count(a)
-		}
-	}
-	if rep.End != nil {
-		count(*rep.End)
-	}
+	})
 	return strong, weak
 }

@@ -52,20 +52,25 @@ func (rep *Report) Anomalous(first, n int) int {
 // Strength counts the report's anomalies at or above Threshold (the
 // message-level one included) and below it.
 func (rep *Report) Strength() (strong, weak int) {
-	count := func(a Anomaly) {
+	rep.Each(func(a Anomaly) {
 		if a.Score >= Threshold {
 			strong++
 		} else {
 			weak++
 		}
-	}
+	})
+	return strong, weak
+}
+
+// Each calls f for every anomaly of the report, the message-level one
+// last.
+func (rep *Report) Each(f func(Anomaly)) {
 	for _, as := range rep.Anomalies {
 		for _, a := range as {
-			count(a)
+			f(a)
 		}
 	}
 	if rep.End != nil {
-		count(*rep.End)
+		f(*rep.End)
 	}
-	return strong, weak
 }
