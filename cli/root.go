@@ -1,5 +1,3 @@
-// Package cli holds dembug's subcommands. Each command is a thin layer that
-// runs the engine and prints; main.go only wires this package up.
 package cli
 
 import (

@@ -24,7 +24,8 @@
 // answer), index.go (the Index and its types), indexer.go (the index
 // pass), ref.go (Ref, the one coordinate of a place in the file, from
 // the index to the screen), detail.go (the live decoder),
-// grade.go (the grading pass), scan.go (search and filter), match.go and
+// grade.go (the grading pass), pass.go (runStep, the one loop of the
+// background passes), scan.go (search and filter), match.go and
 // schemamatch.go (the matcher), whatif.go (what-ifs), promote.go (values
 // a what-if promoted to --as changes), values.go (value evidence of
 // unknown types), strings.go and strwalk.go (string tables and their bit

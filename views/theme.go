@@ -1,6 +1,3 @@
-// Package views holds dembug's pure rendering functions: each takes data and
-// a size and returns a string, with no terminal state, so every view can be
-// golden-tested and composed freely by the TUI layer.
 package views
 
 import (

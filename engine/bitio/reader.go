@@ -1,11 +1,3 @@
-// Package bitio reads and writes the little-endian, least-significant-bit-first
-// bit streams that Source 2 uses for entity data, string tables and inner
-// packets.
-//
-// The Reader never panics and never returns an error from a single read: a read
-// past the end yields zero bits and marks the reader as overflowed, remembering
-// where that first happened. Decoders check Err once at the end of a unit of
-// work, which keeps the per-field hot path free of error plumbing.
 package bitio
 
 import (

@@ -1,6 +1,3 @@
-// Package container reads the outer layer of a Source 2 demo file: the
-// PBDEMS2 header and the sequence of demo commands (command, tick, size,
-// body), decompressing snappy bodies.
 package container
 
 import (

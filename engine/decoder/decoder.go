@@ -1,7 +1,3 @@
-// Package decoder holds the field decoders: each reads one value from the
-// bit stream as its format needs. A Decoder is chosen once per field when the
-// schema is built (see package schema) and then called on the hot path, so
-// Decode is a single switch with no allocation except for strings.
 package decoder
 
 import (

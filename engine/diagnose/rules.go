@@ -1,7 +1,3 @@
-// Package diagnose finds where a decode most likely went wrong. Nothing in
-// the bit stream marks where a value ends, so a wrong decoder shows only
-// indirectly: values that no game would send. Each rule below names one such
-// symptom and scores how strongly it points at a misread.
 package diagnose
 
 import (

@@ -1,6 +1,3 @@
-// Package entity keeps the live entities of a replay and applies
-// packet-entities messages to them: create, update, leave and delete, with
-// field state stored as a tree that mirrors the serializer tree.
 package entity
 
 import (

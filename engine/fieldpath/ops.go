@@ -1,6 +1,3 @@
-// Package fieldpath decodes (and encodes) the Huffman-coded operations that
-// name which fields of an entity changed. Each op edits a running path such
-// as [3 12 0]; every op except the finish op yields one path.
 package fieldpath
 
 // Op is one field-path operation. The numbering is the order of Valve's op

@@ -1,7 +1,3 @@
-// Package messages decodes the protobuf messages the engine needs (demo
-// command bodies and the network messages that carry schema, string tables
-// and entities) straight from the wire format, without generated code.
-// Field numbers are facts of Valve's protocol; the structs are our own.
 package messages
 
 import (

@@ -1,6 +1,3 @@
-// Package replay drives the engine over a whole demo file: it walks the demo
-// commands, routes their bodies and inner messages to the schema, string
-// table and entity packages, and keeps counts for check and stats.
 package replay
 
 import (

@@ -1,6 +1,3 @@
-// Package schema turns the flattened-serializer message into serializers and
-// fields, parses each field's var_type, and chooses each field's decoder once,
-// when the schema is built.
 package schema
 
 import (

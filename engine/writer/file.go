@@ -1,14 +1,3 @@
-// Package writer builds Source 2 demo files: the inverse of the engine's
-// readers. It frames demo commands (with optional snappy compression),
-// builds the protobuf bodies the engine reads (demo commands, network
-// messages, the flattened serializer), packs inner packets, and writes
-// packet-entities data from create, update, leave and delete operations,
-// encoding field paths with fieldpath.Write and values with each field's
-// decoder (decoder.Encode).
-//
-// Demo strings a whole file together in the order Valve's recorders write
-// it; Generate (sample.go) uses it for dembug's built-in sample replay.
-// Everything is deterministic: the same calls give the same bytes.
 package writer
 
 import (

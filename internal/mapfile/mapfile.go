@@ -1,9 +1,3 @@
-// Package mapfile opens a replay for reading without copying it onto the
-// heap: on Unix the file is memory-mapped, elsewhere (or when mapping
-// fails) it is read whole. A mapped file's pages are the kernel's page
-// cache; Release drops the ones this process has touched from its resident
-// set (they read back from the cache when touched again), so a pass over a
-// 100 MB file does not keep 100 MB resident.
 package mapfile
 
 import (

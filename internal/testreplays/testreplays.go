@@ -1,6 +1,3 @@
-// Package testreplays finds the shared real replays for tests and
-// benchmarks. They live beside the repository (../shared/replays) and are
-// never committed; DEMBUG_REPLAYS overrides the location.
 package testreplays
 
 import (
