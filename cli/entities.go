@@ -94,23 +94,32 @@ func entitiesCmd() *cobra.Command {
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, aliases, err := readWithAliases(args[0], as)
-			if err != nil {
-				return err
-			}
-			r, runErr := runTo(data, tick, aliases)
-			if r != nil {
-				if err := WriteEntities(cmd.OutOrStdout(), r.Entities); err != nil {
-					return err
-				}
-			}
-			if runErr != nil {
-				return fmt.Errorf("%s: %w", args[0], runErr)
-			}
-			return nil
+			return stateAt(args[0], as, tick, func(r *replay.Replay, _ error) error {
+				return WriteEntities(cmd.OutOrStdout(), r.Entities)
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
 	addAsFlag(cmd, &as)
 	return cmd
+}
+
+// stateAt decodes the file at path up to tick and hands write the state
+// there (with the decode's error, if it stopped early): what decoded is
+// written before the error that stopped it is returned.
+func stateAt(path string, as []string, tick int64, write func(r *replay.Replay, runErr error) error) error {
+	data, aliases, err := readWithAliases(path, as)
+	if err != nil {
+		return err
+	}
+	r, runErr := runTo(data, tick, aliases)
+	if r != nil {
+		if err := write(r, runErr); err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("%s: %w", path, runErr)
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/stringtable"
 )
 
@@ -98,12 +99,7 @@ func stringsCmd() *cobra.Command {
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, aliases, err := readWithAliases(args[0], as)
-			if err != nil {
-				return err
-			}
-			r, runErr := runTo(data, tick, aliases)
-			if r != nil {
+			return stateAt(args[0], as, tick, func(r *replay.Replay, runErr error) error {
 				if table != "" && runErr == nil && r.Strings.ByName(table) == nil {
 					var names []string
 					for _, t := range r.Strings.Tables {
@@ -111,14 +107,8 @@ func stringsCmd() *cobra.Command {
 					}
 					return fmt.Errorf("%s: no string table %q (the file has: %s)", args[0], table, strings.Join(names, ", "))
 				}
-				if err := WriteStrings(cmd.OutOrStdout(), &r.Strings, table, asJSON); err != nil {
-					return err
-				}
-			}
-			if runErr != nil {
-				return fmt.Errorf("%s: %w", args[0], runErr)
-			}
-			return nil
+				return WriteStrings(cmd.OutOrStdout(), &r.Strings, table, asJSON)
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
