@@ -9,6 +9,7 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/msgnames"
+	"github.com/dembug/dembug/engine/wiretree"
 )
 
 // The kinds of unknown.
@@ -198,7 +199,7 @@ func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
 		}
 		if !Known(m, g, int(num)) {
 			c.note(key{KindField, m, int(num)}, at, func() Item {
-				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wireName(typ), Value: brief(typ, v)}
+				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wiretree.TypeName(typ), Value: brief(typ, v)}
 			})
 		} else if kid, ok := kids[int(num)]; ok && typ == protowire.BytesType {
 			if d, k := protowire.ConsumeBytes(v); k >= 0 {
@@ -237,22 +238,6 @@ func skipValue(num protowire.Number, typ protowire.Type, b []byte) int {
 		return k + int(n)
 	}
 	return protowire.ConsumeFieldValue(num, typ, b)
-}
-
-func wireName(t protowire.Type) string {
-	switch t {
-	case protowire.VarintType:
-		return "varint"
-	case protowire.Fixed32Type:
-		return "fixed32"
-	case protowire.Fixed64Type:
-		return "fixed64"
-	case protowire.BytesType:
-		return "bytes"
-	case protowire.StartGroupType, protowire.EndGroupType:
-		return "group"
-	}
-	return fmt.Sprintf("wire type %d", t)
 }
 
 // brief writes a value in a few characters.
