@@ -3,6 +3,7 @@ package mapfile
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,13 +37,27 @@ func captureDir(path string) (string, bool) {
 		return path, len(fragmentNumbers(path, "start.bin")) > 0
 	}
 	if filepath.Base(path) == "start.bin" {
-		if b, err := os.ReadFile(path); err == nil && len(b) >= 8 && string(b[:8]) == container.Magic {
+		if startsWithMagic(path) {
 			return "", false
 		}
 		dir := filepath.Dir(filepath.Dir(path))
 		return dir, len(fragmentNumbers(dir, "start.bin")) > 0
 	}
 	return "", false
+}
+
+// startsWithMagic reports whether the file at path begins with a .dem
+// file's magic: only its first bytes are read (a replay may be named
+// start.bin, and it may be large).
+func startsWithMagic(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [len(container.Magic)]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && string(b[:]) == container.Magic
 }
 
 // fragmentNumbers lists the numbered folders of dir holding file, in order.
