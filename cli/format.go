@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/diagnose"
-
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
 )
@@ -102,7 +102,7 @@ func unknownFormat(r *replay.Replay) []UnknownFormat {
 			where += fmt.Sprintf(", message #%d", it.First.Message)
 		}
 		if segs := r.Segments(); segs != nil {
-			u.First.File, u.First.Byte = placeIn(r, it.First.Byte)
+			u.First.File, u.First.Byte = container.SegmentAt(segs, it.First.Byte)
 			where += " (" + r.Place(it.First.Byte) + ")"
 		}
 		tick := fmt.Sprintf("tick %d", it.First.Tick)
@@ -113,16 +113,6 @@ func unknownFormat(r *replay.Replay) []UnknownFormat {
 		out = append(out, u)
 	}
 	return out
-}
-
-func placeIn(r *replay.Replay, off int) (string, int) {
-	segs := r.Segments()
-	for _, s := range segs {
-		if off >= s.Start && off < s.End {
-			return s.Name, off - s.Start
-		}
-	}
-	return "", off
 }
 
 // headerAssumption checks the header assumptions of the message at loc.
