@@ -200,7 +200,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	op := f.Op
 	code := fieldpath.CodeOf(op.Op)
 	pl = append(pl, views.InspectorLine{Label: "op", Text: op.Op.String()})
-	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%s, Huffman)", code.String(), bitsWord(int(code.Len)))})
+	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%s, Huffman)", code.String(), views.Count(int(code.Len), "bit"))})
 	var pr bitio.Reader
 	pr.Reset(in.Data)
 	pr.Seek(op.Start)

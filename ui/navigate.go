@@ -85,11 +85,3 @@ func (m *Model) promptEntityDefault() int {
 	}
 	return m.lastEntity
 }
-
-// bitsWord is "1 bit", "2 bits".
-func bitsWord(n int) string {
-	if n == 1 {
-		return "1 bit"
-	}
-	return fmt.Sprintf("%d bits", n)
-}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
 )
 
 // locationShort is location in fewer cells, for a status line that cannot
@@ -69,9 +70,5 @@ func (m *Model) noMatchNote(q string, mt *session.Matcher, nothing string) strin
 	if field == "" {
 		return nothing
 	}
-	classes := "1 class"
-	if n != 1 {
-		classes = fmt.Sprintf("%d classes", n)
-	}
-	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s declare it; H on a create shows the baseline)", field, classes)
+	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s declare it; H on a create shows the baseline)", field, views.Count(n, "class|classes"))
 }

@@ -136,7 +136,7 @@ func (m *Model) walkFields(w, h int) (string, string, bool) {
 		}
 		rows = append(rows, row)
 	}
-	title := fmt.Sprintf("String table · %s · %s, bit by bit", tw.Table, entries(len(tw.Entries)))
+	title := fmt.Sprintf("String table · %s · %s, bit by bit", tw.Table, views.Count(len(tw.Entries), "entry|entries"))
 	if tw.Err != nil {
 		title += " · stops"
 	}
@@ -422,11 +422,4 @@ func partExplain(tw *session.TableWalk, e *stringtable.EntryWalk, p *stringtable
 		return v
 	}
 	return strings.TrimSpace(p.Kind.String())
-}
-
-func entries(n int) string {
-	if n == 1 {
-		return "1 entry"
-	}
-	return fmt.Sprintf("%d entries", n)
 }
