@@ -65,6 +65,12 @@ func (e *Error) Place() string { return container.FormatPlace(e.segs, e.Loc.Offs
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// errorAt is err at loc, with what names its place (the game, a capture's
+// files).
+func (r *Replay) errorAt(loc Location, err error) *Error {
+	return &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
+}
+
 // ErrNoStop says the data ended before the DEM_Stop command.
 var ErrNoStop = errors.New("file ends before DEM_Stop: truncated")
 
@@ -188,18 +194,18 @@ func (r *Replay) Step() (container.Command, error) {
 			return c, io.EOF
 		}
 		if !r.sawStop {
-			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: ErrNoStop}
+			return c, r.errorAt(loc, ErrNoStop)
 		}
 		if fi := int(r.cr.Header.FileInfoOffset); fi >= len(r.Data) {
 			loc.Kind = container.FileInfo
-			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: fmt.Errorf("header says DEM_FileInfo is at byte %d, past the end of the %d-byte file: truncated", fi, len(r.Data))}
+			return c, r.errorAt(loc, fmt.Errorf("header says DEM_FileInfo is at byte %d, past the end of the %d-byte file: truncated", fi, len(r.Data)))
 		}
 		return c, io.EOF
 	}
 	loc := Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick, Message: -1}
 	if err != nil {
 		r.Done = true
-		return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: unwrapContainer(err)}
+		return c, r.errorAt(loc, unwrapContainer(err))
 	}
 	r.Tick = c.Tick
 	r.Stats.Commands++
@@ -214,7 +220,7 @@ func (r *Replay) Step() (container.Command, error) {
 		if errors.As(err, &re) {
 			return c, err
 		}
-		return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
+		return c, r.errorAt(loc, err)
 	}
 	if c.Kind == container.Stop {
 		r.sawStop = true // DEM_FileInfo may still follow
@@ -225,7 +231,7 @@ func (r *Replay) Step() (container.Command, error) {
 		r.sinceBudget = 0
 		if err := budget.Check(); err != nil {
 			r.Done = true
-			return c, &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
+			return c, r.errorAt(loc, err)
 		}
 	}
 	if r.Hooks.Command != nil {
@@ -372,7 +378,7 @@ func (r *Replay) packet(data []byte, loc Location) error {
 				r.Hooks.Inner(l, m)
 			}
 			if err := r.inner1(m, l); err != nil {
-				return &Error{Loc: l, Game: r.Game, segs: r.cr.Segments(), Err: err}
+				return r.errorAt(l, err)
 			}
 		}
 	}
@@ -474,7 +480,7 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 			if err == nil {
 				err = errors.New("misaligned")
 			}
-			r.FirstMisaligned = &Error{Loc: loc, Game: r.Game, segs: r.cr.Segments(), Err: err}
+			r.FirstMisaligned = r.errorAt(loc, err)
 		}
 	}
 	if r.Hooks.Entities != nil {
