@@ -164,14 +164,21 @@ func (r *Reader) seekSegment(off int) {
 	r.seg = sort.Search(len(r.segs), func(i int) bool { return r.segs[i].End > off })
 }
 
-// nextCapture reads one command of a capture.
-func (r *Reader) nextCapture() (Command, error) {
-	for r.seg < len(r.segs) && r.pos >= r.segs[r.seg].End {
-		r.seg++
-		if r.seg < len(r.segs) {
-			r.pos = r.segs[r.seg].Start
+// segmentFrom is where the next command starts from segment seg and
+// offset pos: at a segment's end, the next segment's start.
+func (r *Reader) segmentFrom(seg, pos int) (int, int) {
+	for seg < len(r.segs) && pos >= r.segs[seg].End {
+		seg++
+		if seg < len(r.segs) {
+			pos = r.segs[seg].Start
 		}
 	}
+	return seg, pos
+}
+
+// nextCapture reads one command of a capture.
+func (r *Reader) nextCapture() (Command, error) {
+	r.seg, r.pos = r.segmentFrom(r.seg, r.pos)
 	if r.seg >= len(r.segs) || r.stopped {
 		return Command{}, io.EOF
 	}
@@ -231,13 +238,7 @@ func (r *Reader) nextCapture() (Command, error) {
 
 // peekCaptureTick is PeekTick for a capture.
 func (r *Reader) peekCaptureTick() (int32, bool) {
-	seg, pos := r.seg, r.pos
-	for seg < len(r.segs) && pos >= r.segs[seg].End {
-		seg++
-		if seg < len(r.segs) {
-			pos = r.segs[seg].Start
-		}
-	}
+	seg, pos := r.segmentFrom(r.seg, r.pos)
 	if seg >= len(r.segs) || r.stopped {
 		return 0, false
 	}
