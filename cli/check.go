@@ -303,7 +303,7 @@ func checkCmd() *cobra.Command {
 					return fmt.Errorf("%s: %w", since, err)
 				}
 				o.Since = r.Schema
-				o.SinceFormat = sinceFormat(old)
+				o.SinceFormat = sinceFormat(r)
 			}
 			results := checkFiles(args, runtime.GOMAXPROCS(0), o)
 			for i, path := range args {

@@ -135,13 +135,9 @@ func headerAssumption(data []byte, loc replay.Location) *HeaderAssumption {
 	return h
 }
 
-// sinceFormat decodes the --since file for the unknown-format items it
-// has (nil when it does not decode at all).
-func sinceFormat(data []byte) []UnknownFormat {
-	r, err := replay.Open(data)
-	if err != nil {
-		return nil
-	}
+// sinceFormat decodes the rest of the --since file, r (decoded as far as
+// its schema), for the unknown-format items it has.
+func sinceFormat(r *replay.Replay) []UnknownFormat {
 	_ = r.Run(nil) // what decoded before an error counts
 	return unknownFormat(r)
 }
