@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/dembug/dembug/engine/diagnose"
@@ -31,9 +32,9 @@ func (m *Model) valuesSection(rec *provenance.Message, f *provenance.Field) []vi
 		now = fmt.Sprintf("%d: a 32-bit varint, the default decoder (%s is unknown to decoder choice), keeps the low 32 bits", u, ne.Name)
 		as = "the same: this value fits 32 bits"
 		if raw, ok := diagnose.WideVarint(rec, f); ok && raw != u {
-			as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", raw, bitLen(raw))
+			as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", raw, bits.Len64(raw))
 			if v.Kind == evidence.SignedWide {
-				as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", int64(raw>>1)^-int64(raw&1), bitLen(raw))
+				as = fmt.Sprintf("%d: the varint holds %d bits, the read cut it", int64(raw>>1)^-int64(raw&1), bits.Len64(raw))
 			}
 		}
 	}
@@ -48,14 +49,6 @@ func (m *Model) valuesSection(rec *provenance.Message, f *provenance.Field) []vi
 		{Label: "values", Text: v.Reads},
 		{Label: "apply", Text: fmt.Sprintf("I decodes the file with --as %s=%s (dembug keeps the seed's default unless told)", ne.Name, v.As)},
 	}}}
-}
-
-func bitLen(v uint64) int {
-	n := 0
-	for ; v != 0; v >>= 1 {
-		n++
-	}
-	return n
 }
 
 // valueAliasesNote lists the aliases the values point to, for the note
