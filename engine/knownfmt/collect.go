@@ -53,8 +53,8 @@ type key struct {
 // when it meets one.
 type Collector struct {
 	items map[key]*Item
-	// seen stops a message with an unknown field counting twice (a
-	// repeated field).
+	// lastMsg and lastAt stop a message with an unknown field counting
+	// twice (a repeated field).
 	lastMsg key
 	lastAt  Place
 	// okTypes caches the message types below 1024 found known for okGame
