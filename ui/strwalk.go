@@ -157,11 +157,11 @@ func (m *Model) walkBits(w, h int) (string, string, bool) {
 			if p.Bits == 0 {
 				continue
 			}
-			kind := views.SpanHeader
-			switch p.Kind {
-			case stringtable.PartKeyFlag, stringtable.PartHistoryFlag, stringtable.PartHistory, stringtable.PartKey:
+			kind := views.SpanHeader // index reads
+			switch group, _ := partEncoding(p.Kind, &tw.Settings); group {
+			case "key":
 				kind = views.SpanPath
-			case stringtable.PartValueFlag, stringtable.PartCompressed, stringtable.PartSize, stringtable.PartValue:
+			case "value":
 				kind = views.SpanValue
 			}
 			if p == sel {
