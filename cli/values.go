@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // valuesLine is check's line for a finding resting on values: what the
@@ -56,10 +56,9 @@ func runGathering(data []byte, a schema.Aliases) (*replay.Replay, error) {
 // evidence or found none).
 func writeValueVerdicts(w io.Writer, r *replay.Replay) {
 	var lines []string
-	for _, ne := range infer.ValueEvidence(r) {
-		if v := ne.Verdict; v.Kind != evidence.Unsure {
-			lines = append(lines, fmt.Sprintf("  type %s → %s (--as %s=%s): %s", ne.Name, v.As, ne.Name, v.As, v.Evidence))
-		}
+	for _, ne := range session.JudgedValues(r) {
+		v := ne.Verdict
+		lines = append(lines, fmt.Sprintf("  type %s → %s (--as %s=%s): %s", ne.Name, v.As, ne.Name, v.As, v.Evidence))
 	}
 	if len(lines) == 0 {
 		return

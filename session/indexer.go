@@ -438,7 +438,7 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.done = true
 	ch.Done = true
 	ix.flush(ch)
-	ch.Values = judgedValues(ix.r)
+	ch.Values = JudgedValues(ix.r)
 	if ix.r != nil && ix.r.FirstMisaligned != nil {
 		loc := ix.r.FirstMisaligned.Loc
 		ch.FirstMisaligned = &loc

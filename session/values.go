@@ -10,11 +10,12 @@ import (
 // Verdicts are the unknown types whose values show them read wrongly.
 type Verdicts []infer.NameEvidence
 
-// judgedValues is what the index pass's decode showed of the unknown
-// types' values: the ones read wrongly while every bit lines up (a signed
-// type read unsigned, a 64-bit one cut to 32 bits). Gathered on the pass
-// itself (package evidence): no decode of its own.
-func judgedValues(r *replay.Replay) Verdicts {
+// JudgedValues is what a decode gathering value evidence (the index
+// pass's, stats') showed of the unknown types' values: the ones read
+// wrongly while every bit lines up (a signed type read unsigned, a 64-bit
+// one cut to 32 bits). Gathered on the decode itself (package evidence):
+// no decode of its own.
+func JudgedValues(r *replay.Replay) Verdicts {
 	var out Verdicts
 	for _, ne := range infer.ValueEvidence(r) {
 		if ne.Verdict.Kind != evidence.Unsure {
