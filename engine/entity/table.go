@@ -721,16 +721,10 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 		t.Stats.Calls[tg.dec.Family]++
 		if rec == nil {
 			tg.dec.DecodeTo(r, dst)
-			if tg.dec.Watch != 0 {
-				t.observe(tg.dec.Watch, dst, r)
-			}
 		} else {
 			f := rec.NextField() // every member set: see NextField
 			f.Start, f.Prev = r.Pos(), *dst
 			tg.dec.DecodeTo(r, dst)
-			if tg.dec.Watch != 0 {
-				t.observe(tg.dec.Watch, dst, r)
-			}
 			f.Bits, f.Value = r.Pos()-f.Start, *dst
 			name, field, why := t.fieldName(ser, state, p)
 			if memo != nil {
@@ -739,6 +733,9 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 			f.Update, f.Path, f.Op = update, *p, t.ops[i]
 			f.Name, f.Schema, f.Decoder, f.Why = name, field, tg.dec, why
 			rec.Updates[update].NumFields++
+		}
+		if tg.dec.Watch != 0 {
+			t.observe(tg.dec.Watch, dst, r) // reads r and dst, moves neither
 		}
 		if r.Overflowed() {
 			return i, valueError(p, tg.dec, r)
