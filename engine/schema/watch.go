@@ -30,9 +30,7 @@ func (s *Schema) watch(f *Field) {
 // WatchedField returns the field a decoder's Watch number stands for, or
 // nil.
 func (s *Schema) WatchedField(w uint16) *Field {
-	for s.under != nil {
-		s = s.under
-	}
+	s = s.Root()
 	if w == 0 || int(w) > len(s.Watched) {
 		return nil
 	}
@@ -50,8 +48,5 @@ func (s *Schema) Root() *Schema {
 
 // WatchCount is how many fields are watched: Watch numbers run 1 to it.
 func (s *Schema) WatchCount() int {
-	for s.under != nil {
-		s = s.under
-	}
-	return len(s.Watched)
+	return len(s.Root().Watched)
 }
