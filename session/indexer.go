@@ -77,14 +77,11 @@ type Indexer struct {
 	peSlab    []PEInfo     // where packet-entities summaries are cut from
 
 	schema *schema.Schema
-
-	lastKind  container.Kind
-	lastIndex int
 }
 
 // NewIndexer starts an index pass over a file's bytes.
 func NewIndexer(data []byte, a schema.Aliases) *Indexer {
-	return &Indexer{data: data, aliases: a, classes: map[string]uint16{}, lastKind: container.DemError, lastIndex: -1,
+	return &Indexer{data: data, aliases: a, classes: map[string]uint16{},
 		ks: &replay.Keyframes{Interval: KeyframeInterval, Budget: KeyframeBudget}}
 }
 
@@ -319,7 +316,6 @@ func (ix *Indexer) command(c *container.Command) {
 }
 
 func (ix *Indexer) finish(c *Command) {
-	ix.lastKind, ix.lastIndex = c.Kind, c.Index
 	if !slices.IsSortedFunc(c.Msgs, byInner) { // packet-entities messages are handed over last
 		slices.SortStableFunc(c.Msgs, byInner)
 	}
