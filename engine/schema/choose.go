@@ -331,12 +331,14 @@ func setTickInterval(f *Field, ti float32) {
 			d.TickInterval, d.TickOfFile = ti, true
 		}
 	}
-	if strings.Contains(f.Why, "simulation time") || strings.Contains(f.ElemWhy, "simulation time") {
-		note := fmt.Sprintf(" (ticks of %g s, svc_ServerInfo's tick interval)", ti)
-		if strings.Contains(f.Why, "simulation time") {
-			f.Why += note
-		} else {
-			f.ElemWhy += note
-		}
+	switch {
+	case strings.Contains(f.Why, "simulation time"):
+		f.Why += tickNote(ti)
+	case strings.Contains(f.ElemWhy, "simulation time"):
+		f.ElemWhy += tickNote(ti)
 	}
+}
+
+func tickNote(ti float32) string {
+	return fmt.Sprintf(" (ticks of %g s, svc_ServerInfo's tick interval)", ti)
 }
