@@ -342,9 +342,10 @@ func (ix *Index) Append(ch *Chunk) {
 }
 
 // growDouble makes room for n more elements of s, doubling its capacity
-// when it must grow: append grows a large slice by a quarter, which for the
-// index's command list (200 K commands of a 100 MB replay) copies and
-// drops five times what it ends up holding.
+// when it must grow: append grows a large slice by a quarter, which for a
+// list with an entry per command or per packet-entities message (200 K
+// commands of a 100 MB replay) copies and drops five times what it ends up
+// holding. The index's own command list grows by growTo.
 func growDouble[T any](s []T, n int) []T {
 	if len(s)+n <= cap(s) {
 		return s
