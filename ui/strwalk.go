@@ -47,7 +47,7 @@ func (m *Model) ensureWalk(msg *session.Message) tea.Cmd {
 	if msg == nil || msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable" {
 		return nil
 	}
-	key := [2]int{m.sel.Cmd + 1, m.sel.Msg}
+	key := m.walkKey()
 	if m.walk.key == key && (m.walk.loading || m.walk.w != nil || m.walk.err != "") {
 		return nil
 	}
@@ -84,10 +84,12 @@ func (m *Model) onWalk(msg tableWalkMsg) {
 	}
 }
 
+// walkKey is walkState.key for the selected message.
+func (m *Model) walkKey() [2]int { return [2]int{m.sel.Cmd + 1, m.sel.Msg} }
+
 // walkHere is the walk of the selected message, when it has arrived.
 func (m *Model) walkHere() *session.TableWalk {
-	s := m.sel
-	if m.walk.w == nil || s.Upd >= 0 || m.walk.key != [2]int{s.Cmd + 1, s.Msg} {
+	if m.walk.w == nil || m.sel.Upd >= 0 || m.walk.key != m.walkKey() {
 		return nil
 	}
 	return m.walk.w
@@ -273,7 +275,7 @@ func shortHex(b []byte, max int) string {
 func (m *Model) walkSections() ([]views.InspectorSection, bool) {
 	tw := m.walkHere()
 	if tw == nil {
-		if m.walk.key == [2]int{m.sel.Cmd + 1, m.sel.Msg} && m.walk.err != "" && m.sel.Upd < 0 {
+		if m.walk.key == m.walkKey() && m.walk.err != "" && m.sel.Upd < 0 {
 			return []views.InspectorSection{{Title: "String table, bit by bit", Lines: []views.InspectorLine{{Label: "error", Text: m.walk.err, Style: views.LineError}}}}, true
 		}
 		return nil, false
