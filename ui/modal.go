@@ -117,7 +117,8 @@ func (helpModal) onKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.End):
 		m.helpTop = 1 << 30
 	}
-	m.helpTop = clamp(m.helpTop, 0, max(0, views.HelpLines(m.helpInput())-m.helpInput().Height))
+	in := m.helpInput()
+	m.helpTop = clamp(m.helpTop, 0, max(0, views.HelpLines(in)-in.Height))
 	return nil
 }
 
