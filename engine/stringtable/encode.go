@@ -58,11 +58,7 @@ func Encode(entries []Entry, t *Table) []byte {
 		if key == "" {
 			key = t.keyAt(e.Index)
 		}
-		if len(history) == historySize {
-			copy(history, history[1:])
-			history = history[:historySize-1]
-		}
-		history = append(history, key)
+		history = remember(history, key)
 
 		w.Bool(e.Value != nil)
 		if e.Value != nil {

@@ -260,11 +260,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 		} else {
 			key = t.keyAt(index)
 		}
-		if len(history) == historySize {
-			copy(history, history[1:])
-			history = history[:historySize-1]
-		}
-		history = append(history, key)
+		history = remember(history, key)
 
 		from = r.Pos()
 		hasValue := r.Bool()
@@ -329,6 +325,16 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 		}
 	}
 	return changed, nil
+}
+
+// remember adds key to the history of recent keys, dropping the oldest
+// when it is full: the positions of the rest shift down.
+func remember(history []string, key string) []string {
+	if len(history) == historySize {
+		copy(history, history[1:])
+		history = history[:historySize-1]
+	}
+	return append(history, key)
 }
 
 func b2u(b bool) uint64 {
