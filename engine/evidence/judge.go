@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -87,7 +88,7 @@ func Judge(t Tally, fields int) Verdict {
 	}
 	if wide {
 		ev = append(ev, fmt.Sprintf("%d of them held more than 32 bits (up to %d bits: %d), which a 32-bit read cuts",
-			t.Cut, bitLen(t.CutMax), t.CutMax))
+			t.Cut, bits.Len64(t.CutMax), t.CutMax))
 		reads = append(reads, fmt.Sprintf("%d reads %d cut to 32 bits", t.CutMax, uint32(t.CutMax)))
 	}
 	v.Evidence = fmt.Sprintf("%s in %s: %s", count(t.N, "value", "values"), count(uint64(fields), "field", "fields"), strings.Join(ev, "; "))
@@ -132,15 +133,6 @@ func (t *Tally) signedReads(as string) string {
 	parts = append(parts, fmt.Sprintf("0…%d", t.EvenMax/2))
 	eg = append([]string{fmt.Sprintf("%d is %d", t.EvenMax, t.EvenMax/2)}, eg...)
 	return fmt.Sprintf("read unsigned they are 0…%d; as %s %s (%s)", max(t.EvenMax, t.OddMax), as, strings.Join(parts, " and "), strings.Join(eg, ", "))
-}
-
-func bitLen(v uint64) int {
-	n := 0
-	for v != 0 {
-		n++
-		v >>= 1
-	}
-	return n
 }
 
 func count(n uint64, one, many string) string {
