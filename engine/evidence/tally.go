@@ -113,7 +113,7 @@ func linearCount(ones int) int {
 func (t *Tally) Negatives() []int64 {
 	var out []int64
 	for v := 255; v >= 1; v -= 2 {
-		if t.seen[v>>6]&(1<<(v&63)) != 0 {
+		if t.Seen(uint8(v)) {
 			out = append(out, -int64(v+1)/2)
 		}
 	}
