@@ -64,7 +64,9 @@ func (r *Replay) gameFromServer(si messages.ServerInfo) error {
 	if r.Schema == nil || r.SchemaData == nil {
 		return nil
 	}
-	s, err := schema.ParseWith(r.SchemaData, g, r.Aliases)
+	// As the main path parses it: lazily, with the interval svc_ServerInfo
+	// (just read) gives.
+	s, err := schema.ParseLazyWithTick(r.SchemaData, g, r.Aliases, r.Server.TickInterval)
 	if err != nil {
 		return err
 	}
