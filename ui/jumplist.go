@@ -69,10 +69,7 @@ func (m *Model) jumpMove(from, to *[]session.Ref, dir string) tea.Cmd {
 	cmd := m.reveal(target)
 	where := "tick ?"
 	if c := m.ix.Cmd(target.Cmd); c != nil {
-		where = fmt.Sprintf("tick %d, #%d", c.Tick, c.Index)
-		if c.Tick < 0 {
-			where = fmt.Sprintf("signon, #%d", c.Index)
-		}
+		where = fmt.Sprintf("%s, #%d", tickWord(c.Tick), c.Index)
 	}
 	m.setNote(fmt.Sprintf("jump %s to %s (%d back, %d forward)", dir, where, len(m.jumps.back), len(m.jumps.fwd)), false)
 	return cmd

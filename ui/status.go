@@ -18,11 +18,7 @@ func (m *Model) locationShort() string {
 	if s.IsEnd() || c == nil {
 		return m.location()
 	}
-	tick := "signon"
-	if c.Tick >= 0 {
-		tick = fmt.Sprintf("tick %d", c.Tick)
-	}
-	parts := []string{tick, fmt.Sprintf("#%d", c.Index)}
+	parts := []string{tickWord(c.Tick), fmt.Sprintf("#%d", c.Index)}
 	if msg := m.ix.Msg(s.Cmd, s.Msg); msg != nil && msg.PE != nil && s.Upd >= 0 {
 		parts = append(parts, fmt.Sprintf("upd %d/%d", s.Upd, len(msg.PE.Updates)))
 		if u := m.ix.Update(s.Cmd, s.Msg, s.Upd); u != nil && s.Field >= 0 {
@@ -35,6 +31,15 @@ func (m *Model) locationShort() string {
 		parts = append(parts, "what-if")
 	}
 	return strings.Join(parts, " › ")
+}
+
+// tickWord is where a command stands in time: "tick N", or "signon"
+// before the first tick.
+func tickWord(tick int32) string {
+	if tick < 0 {
+		return "signon"
+	}
+	return fmt.Sprintf("tick %d", tick)
 }
 
 // aliasesTitle names the aliases in force (--as, or applied with I) for a

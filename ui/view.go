@@ -631,11 +631,7 @@ func (m *Model) location() string {
 		return ""
 	}
 	var parts []string
-	tick := "signon"
-	if c.Tick >= 0 {
-		tick = fmt.Sprintf("tick %d", c.Tick)
-	}
-	parts = append(parts, tick, fmt.Sprintf("#%d %s", c.Index, views.ShortKind(c.Kind.String())))
+	parts = append(parts, tickWord(c.Tick), fmt.Sprintf("#%d %s", c.Index, views.ShortKind(c.Kind.String())))
 	if msg := m.ix.Msg(s.Cmd, s.Msg); msg != nil {
 		parts = append(parts, msg.Name)
 		if msg.PE != nil && s.Upd >= 0 {
