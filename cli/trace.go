@@ -163,14 +163,9 @@ func appendTraceHead(b []byte, loc replay.Location, u *provenance.EntityUpdate) 
 // the read's offsets count in) its walk-through as well.
 func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
 	b = appendTraceHead(b, loc, u)
-	b = append(b, `,"path":[`...)
-	for i, idx := range f.Path.Slice() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(idx), 10)
-	}
-	b = append(b, `],"name":`...)
+	b = append(b, `,"path":`...)
+	b = appendPath(b, f.Path.Slice())
+	b = append(b, `,"name":`...)
 	b = strconv.AppendQuote(b, f.Name)
 	b = append(b, `,"type":`...)
 	vt := ""
