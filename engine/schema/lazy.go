@@ -99,9 +99,13 @@ func (s *Schema) Complete() *Schema {
 	return s
 }
 
-// checkNesting is the package's checkNesting over the edges the index
-// check noted, before any field list is read: the same serializers are
-// refused with the same errors.
+// checkNesting refuses serializers that nest more than maxNesting levels
+// (a cycle nests without end) or that expand to more than
+// MaxExpandedFields fields, from the edges the index check noted, before
+// any field list is read. Each serializer is measured once, so shared
+// nested serializers cost nothing extra: a naive walk of every path would
+// take time exponential in the depth. (The tests hold it to a walk of the
+// read field lists, nesting_test.go.)
 func (p *pending) checkNesting(sers []*Serializer) error {
 	type size struct {
 		height, fields int

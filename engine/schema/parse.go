@@ -432,75 +432,6 @@ const maxNesting = 16
 // the debugger lists). Real classes expand to a few hundred.
 const MaxExpandedFields = 1 << 16
 
-// checkNesting refuses serializers that nest more than maxNesting levels
-// (a cycle nests without end) or that expand to more than
-// MaxExpandedFields fields. Each serializer is measured once, so shared
-// nested serializers cost nothing extra: a naive walk of every path would
-// take time exponential in the depth.
-func checkNesting(sers []*Serializer) error {
-	type size struct {
-		height, fields int
-		state          uint8 // 0 not seen, 1 being visited, 2 done
-	}
-	// By serializer id: every serializer of a parse is in sers at its id
-	// (one built otherwise, by a test, is looked up in others).
-	sizes := make([]size, len(sers))
-	var others map[*Serializer]*size
-	slot := func(s *Serializer) *size {
-		if int(s.id) < len(sers) && sers[s.id] == s {
-			return &sizes[s.id]
-		}
-		if others == nil {
-			others = map[*Serializer]*size{}
-		}
-		z := others[s]
-		if z == nil {
-			z = &size{}
-			others[s] = z
-		}
-		return z
-	}
-	var visit func(s *Serializer, depth int) (size, error)
-	visit = func(s *Serializer, depth int) (size, error) {
-		at := slot(s)
-		if at.state == 2 {
-			return *at, nil
-		}
-		if at.state == 1 || depth > maxNesting {
-			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
-		}
-		at.state = 1
-		var z size
-		for _, f := range s.Fields {
-			z.fields++
-			if f.Serializer == nil {
-				continue
-			}
-			k, err := visit(f.Serializer, depth+1)
-			if err != nil {
-				return size{}, err
-			}
-			z.height = max(z.height, k.height+1)
-			z.fields += k.fields
-			if z.fields > MaxExpandedFields {
-				return size{}, fmt.Errorf("serializer %s expands to more than %d fields", s.Name, MaxExpandedFields)
-			}
-		}
-		if z.height > maxNesting {
-			return size{}, fmt.Errorf("serializer %s nests more than %d levels (cycle?)", s.Name, maxNesting)
-		}
-		z.state = 2
-		*at = z
-		return z, nil
-	}
-	for _, ser := range sers {
-		if _, err := visit(ser, 0); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // rawSerializer is a ProtoFlattenedSerializer_t: a name, a version and
 // its fields as indexes into the message's field list, kept as the message
 // until the fields can be linked.
@@ -508,7 +439,7 @@ type rawSerializer struct {
 	nameSym, version int32
 	count            int // field indexes
 	msg              []byte
-	fast             bool // written as fastIndexes reads it
+	fast             bool // written as scanIndexes reads it
 }
 
 // parseSerializer reads a serializer's name and version and counts (and
