@@ -121,10 +121,26 @@ func (f *File) FirstSuspect(at Location, inf *Inference) *FirstSuspect {
 // capture decodes the file up to the message at and keeps it (a
 // diagnose.Case), from the nearest keyframe before it when there is one.
 func (f *File) capture(at Location) (*diagnose.Case, error) {
-	if ks := f.Keyframes(); ks != nil {
-		if k := ks.Before(at.Command); k != nil {
-			return diagnose.CaptureIn(k.Resume(), at)
+	r, err := resumeBefore(f.data, f.aliases, f.Keyframes(), at.Command)
+	if err != nil {
+		return nil, err
+	}
+	return diagnose.CaptureIn(r, at)
+}
+
+// resumeBefore is a replay at the last of the keyframes ks before command
+// cmd, or at the start of data decoded under a when there is none (or no
+// ks): where a re-decode of one command starts.
+func resumeBefore(data []byte, a schema.Aliases, ks *replay.Keyframes, cmd int) (*replay.Replay, error) {
+	if ks != nil {
+		if k := ks.Before(cmd); k != nil {
+			return k.Resume(), nil
 		}
 	}
-	return diagnose.CaptureAtWith(f.data, at, f.aliases)
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	r.Aliases = a
+	return r, nil
 }

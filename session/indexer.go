@@ -283,15 +283,9 @@ const maxRedecodes = 16
 // recordAgain decodes the message at loc again, recording it, from the
 // keyframe before its command (or the start of the file).
 func (ix *Indexer) recordAgain(loc replay.Location) *provenance.Message {
-	var r *replay.Replay
-	if k := ix.ks.Before(loc.Command); k != nil {
-		r = k.Resume()
-	} else {
-		var err error
-		if r, err = replay.Open(ix.data); err != nil {
-			return nil
-		}
-		r.Aliases = ix.aliases
+	r, err := resumeBefore(ix.data, ix.aliases, ix.ks, loc.Command)
+	if err != nil {
+		return nil
 	}
 	var rec *provenance.Message
 	r.Hooks.Record = func(l replay.Location) *provenance.Message {

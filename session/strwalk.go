@@ -40,18 +40,9 @@ func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a sc
 	if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 		return nil, fmt.Errorf("%s is not a string-table message", m.Name)
 	}
-	var r *replay.Replay
-	if ks != nil {
-		if k := ks.Before(cmd); k != nil {
-			r = k.Resume()
-		}
-	}
-	if r == nil {
-		var err error
-		if r, err = replay.Open(data); err != nil {
-			return nil, err
-		}
-		r.Aliases = a
+	r, err := resumeBefore(data, a, ks, cmd)
+	if err != nil {
+		return nil, err
 	}
 	w := &TableWalk{Cmd: cmd, Msg: msg, ID: -1}
 	var before *stringtable.Table
