@@ -23,7 +23,7 @@ type jumpList struct {
 // maxJumps bounds the list (vim keeps 100).
 const maxJumps = 100
 
-// record notes a jump from the selection to s, before it is made.
+// record notes a jump from from to to, before it is made.
 func (j *jumpList) record(from, to session.Ref) {
 	force := j.force
 	j.force = false
@@ -34,15 +34,14 @@ func (j *jumpList) record(from, to session.Ref) {
 	if same || (!force && from.Cmd == to.Cmd) {
 		return
 	}
+	j.fwd = nil
 	if n := len(j.back); n > 0 && j.back[n-1] == from {
-		j.fwd = nil
 		return
 	}
 	j.back = append(j.back, from)
 	if len(j.back) > maxJumps {
 		j.back = j.back[1:]
 	}
-	j.fwd = nil
 }
 
 // jumpBack (ctrl+o) returns to where the last jump came from; jumpForward
