@@ -14,9 +14,10 @@ import (
 )
 
 // promoteMsg is how many values the promotion changed, counted off the
-// loop.
+// loop, with the promotion's line (command and note) it completes.
 type promoteMsg struct {
 	gen            stamp
+	line           string
 	changed, total int
 	err            error
 }
@@ -62,12 +63,13 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 	}
 	m.reopen(m.file.WithAliases(aliases))
 	gen := m.jobs.now(jobFile)
-	m.promoted = line + widened + " · counting the values that change…"
+	line += widened
+	m.promoted = line + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
 	data := m.file.Bytes()
 	count := safe(func() tea.Msg {
 		c, n, err := session.ValueChanges(data, old, aliases)
-		return promoteMsg{gen: gen, changed: c, total: n, err: err}
+		return promoteMsg{gen: gen, line: line, changed: c, total: n, err: err}
 	})
 	return tea.Batch(m.indexCmd(), count)
 }
@@ -77,8 +79,7 @@ func (m *Model) onPromote(msg promoteMsg) {
 	if !m.jobs.current(jobFile, msg.gen) {
 		return
 	}
-	line, _, _ := strings.Cut(m.promoted, " · counting")
-	m.promoted = fmt.Sprintf("%s · %d of %d values change", line, msg.changed, msg.total)
+	m.promoted = fmt.Sprintf("%s · %d of %d values change", msg.line, msg.changed, msg.total)
 	if msg.err != nil {
 		m.promoted += " (the decode stopped: " + msg.err.Error() + ")"
 	}
