@@ -85,6 +85,7 @@ func packHelp(groups []HelpGroup, c, colW, keyW, descW int) helpLayout {
 	// binding, and each binding with its wrapped lines.
 	type unit []helpLine
 	var blocks [][]unit
+	var sizes []int // each block's lines
 	total := 0
 	for _, g := range groups {
 		var us []unit
@@ -105,19 +106,18 @@ func packHelp(groups []HelpGroup, c, colW, keyW, descW int) helpLayout {
 		} else {
 			us[0] = append(unit{title}, us[0]...)
 		}
+		size := 0
 		for _, u := range us {
-			total += len(u)
+			size += len(u)
 		}
 		blocks = append(blocks, us)
-		total++ // the blank line between groups
+		sizes = append(sizes, size)
+		total += size + 1 // and the blank line between groups
 	}
 	pack := func(h int) ([][]helpLine, bool) {
 		cols := [][]helpLine{nil}
-		for _, us := range blocks {
-			size := 0
-			for _, u := range us {
-				size += len(u)
-			}
+		for b, us := range blocks {
+			size := sizes[b]
 			cur := &cols[len(cols)-1]
 			gap := 0
 			if len(*cur) > 0 {
