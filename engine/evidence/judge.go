@@ -46,7 +46,7 @@ type Verdict struct {
 // nearly all even (enough distinct ones), the odd ones few and small
 // (negatives), and not only powers of two (flags with bit 0 unused).
 func (t *Tally) IsZigzag() bool {
-	ev, od := t.distinct()
+	ev, od := t.Distinct()
 	nonzero := t.Odd + t.Even
 	need := MinDistinctEven
 	if t.Odd == 0 {
@@ -97,7 +97,7 @@ func Judge(t Tally, fields int) Verdict {
 }
 
 func (t *Tally) zigzagText() string {
-	ev, _ := t.distinct()
+	ev, _ := t.Distinct()
 	s := fmt.Sprintf("nonzero values all even (%d distinct, up to %d)", ev, t.EvenMax)
 	if t.Odd == 0 {
 		return s + ", none odd: the zigzag signature of values never negative, each read doubled"

@@ -78,9 +78,7 @@ func (t *Tally) Merge(u *Tally) {
 
 // Distinct counts distinct nonzero values seen, even and odd (lower
 // bounds above 255).
-func (t *Tally) Distinct() (even, odd int) { return t.distinct() }
-
-func (t *Tally) distinct() (even, odd int) {
+func (t *Tally) Distinct() (even, odd int) {
 	const evenBits, oddBits = 0x5555555555555555, 0xaaaaaaaaaaaaaaaa
 	for i := 0; i < 4; i++ {
 		even += bits.OnesCount64(t.seen[i] & evenBits)
