@@ -9,6 +9,7 @@ import (
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // FormatReport is what check says about the format outside the field
@@ -73,7 +74,7 @@ func formatReport(r *replay.Replay, data []byte, since []UnknownFormat) FormatRe
 	}
 	fr.UnknownFormat = unknownFormat(r)
 	if r.FirstMisaligned != nil {
-		fr.HeaderAssumption = headerAssumption(data, r.FirstMisaligned.Loc)
+		fr.HeaderAssumption = headerAssumption(data, r.FirstMisaligned.Loc, r.Aliases)
 	}
 	if since != nil {
 		old := map[string]bool{}
@@ -115,9 +116,10 @@ func unknownFormat(r *replay.Replay) []UnknownFormat {
 	return out
 }
 
-// headerAssumption checks the header assumptions of the message at loc.
-func headerAssumption(data []byte, loc replay.Location) *HeaderAssumption {
-	c, err := diagnose.CaptureAt(data, loc)
+// headerAssumption checks the header assumptions of the message at loc,
+// decoded under the aliases the check ran with.
+func headerAssumption(data []byte, loc replay.Location, aliases schema.Aliases) *HeaderAssumption {
+	c, err := diagnose.CaptureAtWith(data, loc, aliases)
 	if err != nil || c == nil {
 		return nil
 	}
