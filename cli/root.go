@@ -103,7 +103,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), compareCmd(), statsCmd(), schemaCmd(), sampleCmd())
-	root.AddCommand(stringsCmd())
+	root.AddCommand(stringsCmd(), cutCmd())
 	return root
 }
 

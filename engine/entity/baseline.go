@@ -89,6 +89,16 @@ func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte, rec *proven
 	return err == nil && aligned
 }
 
+// BaselineState is a class's instance baseline as creates start from it
+// (decoded once, then shared): nil when the class has none. The node is
+// the table's own, to read and never to write.
+func (t *Table) BaselineState(classID int32) (*Node, error) {
+	if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+		return nil, fmt.Errorf("no class %d", classID)
+	}
+	return t.baseline(t.Classes[classID])
+}
+
 func (t *Table) markBaselineFailed(classID int32) {
 	if t.failedBase == nil {
 		t.failedBase = map[int32]bool{}

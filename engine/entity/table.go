@@ -35,12 +35,15 @@ type Entity struct {
 	Serial uint32
 	Class  *Class
 	State  *Node
-	Active bool     // in the PVS (false after a leave)
-	owner  uint32   // copy-on-write token of this entity's state nodes
-	missed bool     // an update has read its paths afresh (memo.go)
-	hot    hotMemo  // its last short update's paths (memo.go)
-	hot2   hotMemo  // the one before, when different (memo.go)
-	memos  *memoSet // its recent updates' paths (memo.go), nil until needed
+	Active bool // in the PVS (false after a leave)
+	// SpawnGroup is the spawn group handle its create carried: not needed
+	// to decode, kept so that a cut can write the create back as it was.
+	SpawnGroup uint32
+	owner      uint32   // copy-on-write token of this entity's state nodes
+	missed     bool     // an update has read its paths afresh (memo.go)
+	hot        hotMemo  // its last short update's paths (memo.go)
+	hot2       hotMemo  // the one before, when different (memo.go)
+	memos      *memoSet // its recent updates' paths (memo.go), nil until needed
 }
 
 // Stats counts the work done, for check and stats.
@@ -438,7 +441,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	case cmd&1 == 0 && cmd&2 != 0: // create
 		classID := int32(r.Bits(t.ClassIDBits))
 		serial := r.Bits(SerialBits)
-		r.VarUint32() // spawn group handle; not needed to decode
+		spawnGroup := r.VarUint32()
 		if r.Overflowed() {
 			return index, nil, start, fmt.Errorf("create header: %w", r.Err())
 		}
@@ -455,7 +458,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		}
 		t.recycle(t.Entities[index]) // a create replaces the entity there
 		tok := newOwner()
-		e = &Entity{Index: index, Serial: serial, Class: c, State: base, Active: true, owner: tok}
+		e = &Entity{Index: index, Serial: serial, Class: c, State: base, Active: true, SpawnGroup: spawnGroup, owner: tok}
 		op = provenance.Create
 		t.Entities[index] = e
 		withFields = true

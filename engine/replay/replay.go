@@ -489,6 +489,9 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 	return nil
 }
 
+// Classes are the classes of DEM_ClassInfo, nil before it.
+func (r *Replay) Classes() []messages.Class { return r.classes }
+
 // Offset formats a bit offset (re-exported for callers that print errors).
 func Offset(bit uint) string { return bitio.Offset(bit) }
 

@@ -57,6 +57,29 @@ func (f *File) Command(kind container.Kind, tick int32, body []byte, compress bo
 	return off
 }
 
+// Raw appends a command exactly as another file framed it: kind, tick and
+// body as stored there (compressed when compressed is set), so that the
+// body's bytes are the original's. It returns the command's byte offset.
+func (f *File) Raw(kind container.Kind, tick int32, compressed bool, stored []byte) int {
+	off := len(f.buf)
+	switch kind {
+	case container.FileInfo:
+		f.fileInfo = off
+	case container.SpawnGroups:
+		f.spawnGroups = off
+	}
+	cmd := uint64(kind)
+	if compressed {
+		cmd |= compressedFlag
+	}
+	f.buf = protowire.AppendVarint(f.buf, cmd)
+	f.buf = protowire.AppendVarint(f.buf, uint64(uint32(tick)))
+	f.buf = protowire.AppendVarint(f.buf, uint64(len(stored)))
+	f.buf = append(f.buf, stored...)
+	f.commands++
+	return off
+}
+
 // Commands is the number of commands written.
 func (f *File) Commands() int { return f.commands }
 

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dembug/dembug/engine/cut"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// CutFile cuts the window of data into the file out, written whole or not
+// at all.
+func CutFile(data []byte, aliases schema.Aliases, from, to int64, out string) (*cut.Result, error) {
+	if from > math.MaxInt32 || to > math.MaxInt32 {
+		return nil, fmt.Errorf("a tick is at most %d", math.MaxInt32)
+	}
+	res, err := cut.Cut(data, cut.Options{From: int32(from), To: int32(max(to, -1)), Aliases: aliases})
+	if err != nil {
+		return nil, err
+	}
+	if err := cut.WriteFile(out, res.Data); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// WriteCutSummary says what a cut holds: one line, then the notes.
+func WriteCutSummary(w io.Writer, out string, res *cut.Result, inBytes int) {
+	state := "no state before it (the window starts with the game)"
+	if res.StateTick >= 0 {
+		state = fmt.Sprintf("a full frame of %d entities at tick %d", res.Entities, res.StateTick)
+	}
+	fmt.Fprintf(w, "%s: ticks %d–%d (%d commands as they were), %s, %d string tables as they stood; %s of %s\n",
+		out, res.First, res.Last, res.Commands, state, res.Tables, sizeText(len(res.Data)), sizeText(inBytes))
+	if res.Carried != "" {
+		fmt.Fprintf(w, "  %s\n", res.Carried)
+	}
+	if res.Past != "" {
+		fmt.Fprintf(w, "  left out as events before the window: %s\n", res.Past)
+	}
+}
+
+// sizeText is a byte count in the unit that reads best.
+func sizeText(n int) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func cutCmd() *cobra.Command {
+	var from, to int64
+	var out string
+	var as []string
+	cmd := &cobra.Command{
+		Use:   "cut FILE --from T1 [--to T2] -o OUT.dem",
+		Short: "Cut the ticks T1…T2 into a small valid replay: the signon, the state at T1 as a full frame, the window's commands unchanged",
+		Long: "Cut the ticks T1…T2 (demo ticks; --to omitted: to the end) into OUT.dem, a valid replay of the same game\n" +
+			"and build: the signon with the string tables as they stand at T1, a full frame holding every entity's\n" +
+			"state just before T1, then the window's commands byte for byte, then a proper end. Tick numbers stay\n" +
+			"the original's. A window that misaligns is cut up to and with its first misaligned message.\n" +
+			"See docs/fixtures.md.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("cut needs -o OUT.dem: the file to write")
+			}
+			if !cmd.Flags().Changed("from") {
+				return fmt.Errorf("cut needs --from T1: the window's first tick")
+			}
+			aliases, err := parseAs(as)
+			if err != nil {
+				return err
+			}
+			if abs, err := filepath.Abs(out); err == nil {
+				if in, err2 := filepath.Abs(args[0]); err2 == nil && abs == in {
+					return fmt.Errorf("-o %s is the file being cut: write the cut elsewhere", out)
+				}
+			}
+			data, err := readFile(args[0])
+			if err != nil {
+				return err
+			}
+			res, err := CutFile(data, aliases, from, to, out)
+			if err != nil {
+				return fmt.Errorf("%s: %v", args[0], err)
+			}
+			WriteCutSummary(cmd.OutOrStdout(), out, res, len(data))
+			stderr := cmd.ErrOrStderr()
+			for _, n := range res.Notes {
+				fmt.Fprintf(stderr, "dembug: note: %s\n", n)
+			}
+			code := 0
+			if res.Stopped != nil {
+				fmt.Fprintf(stderr, "dembug: the window misaligns: %v\n  the cut ends with that command (tick %d); check %s shows it\n", res.Stopped, res.Last, out)
+				code = 1
+			}
+			if res.Ended != nil {
+				fmt.Fprintf(stderr, "dembug: the window ends early: %v\n  the cut ends at tick %d\n", res.Ended, res.Last)
+				code = 1
+			}
+			if code != 0 {
+				return &ExitError{Code: code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().Int64Var(&from, "from", 0, "the window's first tick")
+	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (default: the end of the file)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write")
+	addAsFlag(cmd, &as)
+	return cmd
+}

@@ -1,0 +1,243 @@
+package cut
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/writer"
+)
+
+// Options choose the window.
+type Options struct {
+	From int32 // first tick of the window (demo ticks, as everywhere)
+	To   int32 // last tick of the window; negative for the end of the file
+	// Aliases decode names decoder choice does not know (--as).
+	Aliases schema.Aliases
+}
+
+// Result is the cut and what was said of it.
+type Result struct {
+	Data []byte
+	// First and Last are the ticks of the window's first and last
+	// commands; StateTick is the tick whose state the full frame holds
+	// (the last command before the window), -1 when the window starts
+	// with the game.
+	First, Last, StateTick int32
+	Commands               int // the original's commands in the window
+	Entities               int // entities the full frame creates
+	Tables                 int // string tables written as they stand
+	// Carried says what state before the window the cut carries, and
+	// Past what it leaves out as events of the past.
+	Carried, Past string
+	// Notes name what the cut could not carry.
+	Notes []string
+	// Stopped is the first misaligned message inside the window: the cut
+	// ends with the command that holds it.
+	Stopped *replay.Error
+	// Ended is the error that ended the window early (a broken command),
+	// nil when the window ended where asked or with the file.
+	Ended error
+}
+
+// stored is a command as the original frames it: Raw is the body as
+// stored (compressed or not), Body decompressed.
+type stored struct {
+	Kind       container.Kind
+	Tick       int32
+	Compressed bool
+	Raw, Body  []byte
+}
+
+// Error is a window that cannot be cut.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func fail(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
+
+// Cut cuts the window opt names out of the replay data.
+func Cut(data []byte, opt Options) (*Result, error) {
+	if opt.From < 0 {
+		return nil, fail("--from %d: ticks start at 0", opt.From)
+	}
+	if opt.To >= 0 && opt.To < opt.From {
+		return nil, fail("--to %d is before --from %d", opt.To, opt.From)
+	}
+	if container.IsCapture(data) {
+		return nil, fail("a broadcast capture has no signon of its own to start a cut from: cut a .dem file")
+	}
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	r.Aliases = opt.Aliases
+	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1}}
+	if err := c.signonAndBefore(); err != nil {
+		return nil, err
+	}
+	out, err := c.writeStart()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.window(out); err != nil {
+		return nil, err
+	}
+	if c.res.Commands == 0 {
+		return nil, fail("no command has a tick from %d to %d (the next command after tick %d is at tick %d)", opt.From, opt.To, c.res.StateTick, c.nextTick)
+	}
+	c.finish(out)
+	c.res.Data = out.Bytes()
+	if err := c.checkEnd(); err != nil {
+		return nil, err
+	}
+	return c.res, nil
+}
+
+type cutter struct {
+	r    *replay.Replay
+	data []byte
+	opt  Options
+	res  *Result
+
+	signon   []stored // the commands before the game starts, SyncTick included
+	before   *before
+	netTick  []byte // the last net_Tick before the window
+	maxEnts  int32  // max_entries of the last svc_PacketEntities
+	peSeen   bool   // a packet-entities message was applied before the window
+	inGame   bool
+	nextTick int32
+	packets  int32
+}
+
+// signonAndBefore decodes the signon (keeping its commands) and every
+// command before the window (sorting what they carry).
+func (c *cutter) signonAndBefore() error {
+	r := c.r
+	r.Hooks.Inner = func(_ replay.Location, m *messages.Inner) {
+		if !c.inGame {
+			return // signon packets are kept whole
+		}
+		if m.Type == messages.NetTick {
+			c.netTick = append(c.netTick[:0], m.Body...)
+		}
+		if c.before == nil {
+			c.before = newBefore(r.Game)
+		}
+		c.before.message(m)
+	}
+	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
+		c.maxEnts = m.MaxEntries
+		if !res.Skipped {
+			c.peSeen = true
+		}
+	}
+	for {
+		next, ok := r.NextTick()
+		if !ok {
+			if r.Done {
+				return fail("tick %d is past the file's end (its last command is at tick %d)", c.opt.From, r.Tick)
+			}
+		}
+		if ok && c.inGame && next >= c.opt.From {
+			c.nextTick = next
+			break
+		}
+		cmd, err := r.Step()
+		if err == io.EOF {
+			return fail("tick %d is past the file's end (its last command is at tick %d)", c.opt.From, r.Tick)
+		}
+		if err != nil {
+			var re *replay.Error
+			if errors.As(err, &re) && errors.Is(err, replay.ErrNoStop) {
+				return fail("tick %d is past the end of the file, which is cut short after tick %d", c.opt.From, r.Tick)
+			}
+			return fmt.Errorf("before the window: %w", err)
+		}
+		if r.FirstMisaligned != nil {
+			return fail("the decode misaligns before the window, so the state at tick %d is unknown: %v; cut from before tick %d, or fix the decode (--as)", c.opt.From, r.FirstMisaligned, r.FirstMisaligned.Loc.Tick)
+		}
+		raw := c.data[cmd.BodyOffset:cmd.End()]
+		if !c.inGame {
+			c.signon = append(c.signon, stored{Kind: cmd.Kind, Tick: cmd.Tick, Compressed: cmd.Compressed, Raw: slices.Clone(raw), Body: slices.Clone(cmd.Body)})
+			c.inGame = cmd.Kind == container.SyncTick || cmd.Kind == container.Packet || cmd.Kind == container.FullPacket
+			if c.inGame && cmd.Kind != container.SyncTick {
+				// A file without DEM_SyncTick: its first packet is game, not
+				// signon.
+				c.signon = c.signon[:len(c.signon)-1]
+				c.sortBefore(&cmd, raw)
+			}
+			continue
+		}
+		c.sortBefore(&cmd, raw)
+	}
+	if c.before == nil {
+		c.before = newBefore(r.Game)
+	}
+	if r.Schema == nil {
+		return fail("the file has no schema (DEM_SendTables) before tick %d", c.opt.From)
+	}
+	return nil
+}
+
+func (c *cutter) sortBefore(cmd *container.Command, raw []byte) {
+	if c.before == nil {
+		c.before = newBefore(c.r.Game)
+	}
+	c.before.command(cmd, raw)
+	c.res.StateTick = cmd.Tick
+}
+
+// window copies the window's commands as they are, decoding them to find
+// where it misaligns and where it ends.
+func (c *cutter) window(out *writer.File) error {
+	r := c.r
+	r.Hooks = replay.Hooks{}
+	for {
+		next, ok := r.NextTick()
+		if !ok || (c.opt.To >= 0 && next > c.opt.To) {
+			return nil
+		}
+		framed := r.Stats.Commands
+		cmd, err := r.Step()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			// A command that framed whole but failed to decode is the
+			// moment to keep; one that did not frame stays out.
+			if r.Stats.Commands > framed {
+				c.keep(out, &cmd)
+			}
+			c.res.Ended = err
+			return nil
+		}
+		if cmd.Kind == container.Stop {
+			return nil
+		}
+		c.keep(out, &cmd)
+		if r.FirstMisaligned != nil {
+			c.res.Stopped = r.FirstMisaligned
+			return nil
+		}
+	}
+}
+
+func (c *cutter) keep(out *writer.File, cmd *container.Command) {
+	out.Raw(cmd.Kind, cmd.Tick, cmd.Compressed, c.data[cmd.BodyOffset:cmd.End()])
+	if c.res.Commands == 0 {
+		c.res.First = cmd.Tick
+	}
+	c.res.Last = cmd.Tick
+	c.res.Commands++
+	if cmd.Kind == container.Packet || cmd.Kind == container.FullPacket {
+		c.packets++
+	}
+}

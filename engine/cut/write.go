@@ -1,0 +1,341 @@
+package cut
+
+import (
+	"cmp"
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/stringtable"
+	"github.com/dembug/dembug/engine/writer"
+)
+
+// compressAbove: rewritten bodies longer than this are snappy-compressed
+// where that pays, as the recorders do.
+const compressAbove = 512
+
+func (c *cutter) command(f *writer.File, kind container.Kind, tick int32, body []byte) {
+	f.Command(kind, tick, body, writer.ShouldCompress(body, compressAbove))
+}
+
+// writeStart writes the signon with the tables as they stand, the state
+// packet (carried messages and the full frame), and checks that the frame
+// decodes back to the original's entities.
+func (c *cutter) writeStart() (f *writer.File, err error) {
+	// The writer's encoders panic on values they were never meant to see;
+	// a cut reports that as an error, never a stack trace.
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, fail("the cut cannot write the state before tick %d: %v", c.opt.From, p)
+		}
+	}()
+	r := c.r
+	f = writer.NewFile()
+	creates, err := c.creates()
+	if err != nil {
+		return nil, err
+	}
+	placed := false
+	for _, s := range c.signon {
+		switch s.Kind {
+		case container.SignonPacket:
+			body, changed, err := rewriteSignon(s.Body, creates, &placed)
+			if err != nil {
+				return nil, err
+			}
+			if changed {
+				c.command(f, s.Kind, s.Tick, body)
+				continue
+			}
+		case container.SendTables, container.ClassInfo:
+			latest := c.before.sendTables
+			if s.Kind == container.ClassInfo {
+				latest = c.before.classInfo
+			}
+			if latest != nil {
+				f.Raw(s.Kind, s.Tick, latest.Compressed, latest.Raw)
+				continue
+			}
+		case container.StringTables:
+			c.command(f, s.Kind, s.Tick, snapshotBody(r.Strings.Tables))
+			continue
+		case container.SyncTick:
+			if !placed && len(creates) > 0 {
+				c.command(f, container.SignonPacket, s.Tick, writer.PacketBody(writer.Packet(creates...)))
+				placed = true
+			}
+		}
+		f.Raw(s.Kind, s.Tick, s.Compressed, s.Raw)
+	}
+	c.res.Tables = len(r.Strings.Tables)
+	if c.res.StateTick < 0 {
+		return f, nil // the window starts with the game: no state to carry
+	}
+	for _, s := range c.before.commands {
+		f.Raw(s.Kind, c.res.StateTick, s.Compressed, s.Raw)
+	}
+	if err := c.stateFrame(f); err != nil {
+		return nil, err
+	}
+	c.res.Carried, c.res.Notes = c.before.notes(c.opt.From)
+	c.res.Past = c.before.Past()
+	return f, c.checkStart(f)
+}
+
+// creates are svc_CreateStringTable messages for every table as it stands
+// before the window, in table order (their ids).
+func (c *cutter) creates() ([]writer.Inner, error) {
+	var out []writer.Inner
+	for _, t := range c.r.Strings.Tables {
+		if t == nil {
+			continue
+		}
+		var entries []stringtable.Entry
+		t.Each(func(e stringtable.Entry) { entries = append(entries, e) })
+		slices.SortFunc(entries, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })
+		probe := stringtable.Table{Name: t.Name, UserDataFixed: t.UserDataFixed, UserDataSize: t.UserDataSize,
+			UserDataSizeBits: t.UserDataSizeBits, Flags: t.Flags, VarintBitCounts: t.VarintBitCounts}
+		cm := writer.CreateStringTable(&probe, entries, false)
+		if writer.ShouldCompress(cm.StringData, compressAbove) {
+			cm = writer.CreateStringTable(&probe, entries, true)
+		}
+		out = append(out, writer.Inner{Type: messages.SvcCreateStringTable, Body: writer.CreateStringTableBody(cm)})
+	}
+	return out, nil
+}
+
+// rewriteSignon replaces a signon packet's string-table creates with
+// creates (all of them where the first create was, none elsewhere),
+// keeping every other message and every other field of the CDemoPacket.
+func rewriteSignon(body []byte, creates []writer.Inner, placed *bool) ([]byte, bool, error) {
+	data, err := messages.PacketData(body)
+	if err != nil {
+		return nil, false, err
+	}
+	inner, _, err := messages.SplitInner(data, nil, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	changed := false
+	var out []writer.Inner
+	for _, m := range inner {
+		if m.Type != messages.SvcCreateStringTable {
+			out = append(out, writer.Inner{Type: m.Type, Body: m.Body})
+			continue
+		}
+		changed = true
+		if !*placed {
+			out = append(out, creates...)
+			*placed = true
+		}
+	}
+	if !changed {
+		return nil, false, nil
+	}
+	return replaceBytes(body, 3, writer.Packet(out...)), true, nil
+}
+
+// snapshotBody is DEM_StringTables for the tables as they stand. A
+// snapshot's item i is entry i, so a table with unwritten slots below its
+// last entry cannot be spelled there: it is left out (a snapshot sets only
+// the tables it names, and the creates hold it already).
+func snapshotBody(tables []*stringtable.Table) []byte {
+	var snap []messages.SnapshotTable
+	for _, t := range tables {
+		if t == nil {
+			continue
+		}
+		st := messages.SnapshotTable{Name: t.Name, Flags: t.Flags}
+		dense := true
+		next := int32(0)
+		var items []stringtable.Entry
+		t.Each(func(e stringtable.Entry) { items = append(items, e) })
+		slices.SortFunc(items, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })
+		for _, e := range items {
+			if e.Index != next {
+				dense = false
+				break
+			}
+			next++
+			st.Items = append(st.Items, messages.SnapshotItem{Key: e.Key, Data: e.Value})
+		}
+		if dense {
+			snap = append(snap, st)
+		}
+	}
+	return writer.StringTablesBody(snap)
+}
+
+// replaceBytes is a protobuf message with bytes field num set to v: the
+// other fields kept in order, the old num fields dropped, v last.
+func replaceBytes(msg []byte, num protowire.Number, v []byte) []byte {
+	out := make([]byte, 0, len(msg)+len(v)+8)
+	for b := msg; len(b) > 0; {
+		n, _, l := protowire.ConsumeField(b)
+		if l < 0 {
+			break // the reader parsed this message: only trailing junk here
+		}
+		if n != num {
+			out = append(out, b[:l]...)
+		}
+		b = b[l:]
+	}
+	out = protowire.AppendTag(out, num, protowire.BytesType)
+	return protowire.AppendBytes(out, v)
+}
+
+// stateFrame writes the packet at the state tick: net_Tick, the carried
+// messages and a full frame creating every entity; then, for entities out
+// of view, a packet that makes them leave.
+func (c *cutter) stateFrame(f *writer.File) error {
+	r := c.r
+	netTick := c.netTick
+	if netTick == nil {
+		netTick = writer.NetTickBody(r.NetTick)
+	}
+	msgs := []writer.Inner{{Type: messages.NetTick, Body: netTick}}
+	for _, m := range c.before.messages {
+		msgs = append(msgs, writer.Inner{Type: m.Type, Body: m.Body})
+	}
+	var leaves []int32
+	if c.peSeen {
+		var classes []messages.Class
+		for _, cl := range r.Classes() {
+			if int(cl.ID) < len(r.Entities.Classes) && r.Entities.Classes[cl.ID] != nil && r.Entities.Classes[cl.ID].Serializer != nil {
+				classes = append(classes, cl)
+			}
+		}
+		w, err := writer.NewEntities(r.Schema, classes, r.Server.MaxClasses)
+		if err != nil {
+			return fail("the full frame: %v", err)
+		}
+		if w.ClassBits != r.Entities.ClassIDBits {
+			return fail("the full frame: class ids take %d bits in the file, %d from max_classes %d", r.Entities.ClassIDBits, w.ClassBits, r.Server.MaxClasses)
+		}
+		fr := w.NewFrame(false)
+		bases := map[int32]writer.Changes{}
+		for _, e := range r.Entities.Entities {
+			if e == nil || e.Class == nil {
+				continue
+			}
+			if err := create(r, w, fr, e, bases); err != nil {
+				return err
+			}
+			c.res.Entities++
+			if !e.Active {
+				leaves = append(leaves, e.Index)
+			}
+		}
+		pe, err := fr.Message(r.NetTick, -1)
+		if err != nil {
+			return err
+		}
+		if c.maxEnts > 0 {
+			pe.MaxEntries = c.maxEnts
+		}
+		msgs = append(msgs, writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(pe)})
+		if len(leaves) > 0 {
+			lf := w.NewFrame(true)
+			for _, idx := range leaves {
+				if err := lf.Leave(idx); err != nil {
+					return err
+				}
+			}
+			lpe, err := lf.Message(r.NetTick, int32(r.NetTick))
+			if err != nil {
+				return err
+			}
+			defer func() {
+				c.command(f, container.Packet, c.res.StateTick, writer.PacketBody(writer.Packet(
+					writer.Inner{Type: messages.NetTick, Body: netTick},
+					writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(lpe)})))
+				c.packets++
+			}()
+		}
+	}
+	c.command(f, container.Packet, c.res.StateTick, writer.PacketBody(writer.Packet(msgs...)))
+	c.packets++
+	return nil
+}
+
+// create writes one entity's create: the fields where its state differs
+// from its class baseline.
+func create(r *replay.Replay, w *writer.Entities, fr *writer.Frame, e *entity.Entity, bases map[int32]writer.Changes) error {
+	ser := e.Class.Serializer
+	base, ok := bases[e.Class.ID]
+	if !ok {
+		node, err := r.Entities.BaselineState(e.Class.ID)
+		if err != nil {
+			return fail("entity %d (%s): %v", e.Index, e.Class.Name, err)
+		}
+		base = writer.StateChanges(ser, node)
+		bases[e.Class.ID] = base
+		w.UseBaseline(e.Class.ID, base)
+	}
+	w.SpawnGroup = e.SpawnGroup
+	if err := fr.Create(e.Index, e.Class.ID, e.Serial, writer.Unlike(writer.StateChanges(ser, e.State), base)); err != nil {
+		return fail("the full frame cannot hold entity %d (%s): %v", e.Index, e.Class.Name, err)
+	}
+	return nil
+}
+
+// finish writes DEM_Stop, the original's DEM_SpawnGroups and its
+// DEM_FileInfo with the cut's playback figures.
+func (c *cutter) finish(f *writer.File) {
+	last := c.res.Last
+	f.Command(container.Stop, last, nil, false)
+	spawn, info := c.endCommands()
+	if spawn != nil {
+		f.Raw(container.SpawnGroups, last, spawn.Compressed, spawn.Raw)
+	} else {
+		f.Command(container.SpawnGroups, last, nil, false)
+	}
+	var body []byte
+	if info != nil {
+		body = info.Body
+	}
+	fi := messages.FileInfo{PlaybackTime: float32(last) * c.r.Server.TickInterval, PlaybackTicks: last, PlaybackFrames: c.packets}
+	c.command(f, container.FileInfo, last, fileInfoBody(body, fi))
+}
+
+// endCommands finds the original's DEM_SpawnGroups and DEM_FileInfo where
+// its header says they are; nil for one that is not there.
+func (c *cutter) endCommands() (spawn, info *stored) {
+	cr, err := container.NewReader(c.data)
+	if err != nil {
+		return nil, nil
+	}
+	at := func(off int32, kind container.Kind) *stored {
+		if off <= 0 || int(off) >= len(c.data) {
+			return nil
+		}
+		cr.Seek(int(off), 0)
+		cmd, err := cr.Next()
+		if err != nil || cmd.Kind != kind {
+			return nil
+		}
+		return &stored{Kind: kind, Compressed: cmd.Compressed, Raw: c.data[cmd.BodyOffset:cmd.End()], Body: slices.Clone(cmd.Body)}
+	}
+	return at(cr.Header.SpawnGroupsOffset, container.SpawnGroups), at(cr.Header.FileInfoOffset, container.FileInfo)
+}
+
+// fileInfoBody is the original's CDemoFileInfo (its game info kept) with
+// the playback time, ticks and frames of the cut.
+func fileInfoBody(orig []byte, fi messages.FileInfo) []byte {
+	out := writer.FileInfoBody(fi)
+	for b := orig; len(b) > 0; {
+		n, _, l := protowire.ConsumeField(b)
+		if l < 0 {
+			break
+		}
+		if n > 3 {
+			out = append(out, b[:l]...)
+		}
+		b = b[l:]
+	}
+	return out
+}
