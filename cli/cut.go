@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
+	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/cut"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/mapfile"
 )
 
 // CutFile cuts the window of data into the file out, written whole or not
@@ -81,15 +83,21 @@ func cutCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if abs, err := filepath.Abs(out); err == nil {
-				if in, err2 := filepath.Abs(args[0]); err2 == nil && abs == in {
+			if a, err := os.Stat(args[0]); err == nil {
+				if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
 					return fmt.Errorf("-o %s is the file being cut: write the cut elsewhere", out)
 				}
 			}
-			data, err := readFile(args[0])
+			// Mapped, as check maps it: only the pages the decode passes
+			// are read, and they are dropped as it goes.
+			f, err := mapfile.Open(args[0])
 			if err != nil {
 				return err
 			}
+			defer f.Close()
+			stop := f.ReleaseEvery(100 * time.Millisecond)
+			defer stop()
+			data := f.Data
 			res, err := CutFile(data, aliases, from, to, out)
 			if err != nil {
 				return fmt.Errorf("%s: %v", args[0], err)

@@ -14,7 +14,11 @@ func WriteFile(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, pathErr(err))
 	}
-	_, werr := tmp.Write(data)
+	// CreateTemp makes the file private; a cut is a fixture to share.
+	werr := tmp.Chmod(0o644)
+	if werr == nil {
+		_, werr = tmp.Write(data)
+	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

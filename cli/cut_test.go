@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+func TestCutCommand(t *testing.T) {
+	orig, _ := testreplays.Read(t, "dota2")
+	out := filepath.Join(t.TempDir(), "window.dem")
+	stdout, stderr, err := runDembug("cut", orig, "--from", "400", "--to", "500", "-o", out)
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	if !strings.Contains(stdout, "ticks 400–500") || !strings.Contains(stdout, "a full frame of") {
+		t.Fatalf("summary: %q", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm()&0o044 == 0 {
+		t.Errorf("the cut is private (%v): a fixture is to share", st.Mode())
+	}
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil || r.Stats.Misaligned != 0 || r.Stats.LastTick != 500 {
+		t.Fatalf("the cut: %v, %d misaligned, last tick %d", err, r.Stats.Misaligned, r.Stats.LastTick)
+	}
+	want, _, _ := runDembug("entities", "--tick", "450", orig)
+	got, _, _ := runDembug("entities", "--tick", "450", out)
+	if want == "" || got != want {
+		t.Fatalf("entities at tick 450 differ: %d bytes against the original's %d", len(got), len(want))
+	}
+}
+
+// Each refusal is one line, an error, and leaves no file behind.
+func TestCutCommandRefuses(t *testing.T) {
+	orig, _ := testreplays.Read(t, "dota2")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.dem")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "900", "-o", out}, "past the file's end"},
+		{[]string{"--from", "500", "--to", "400", "-o", out}, "before --from"},
+		{[]string{"--from", "400", "-o", filepath.Join(dir, "no", "such", "x.dem")}, "cannot write"},
+		{[]string{"--from", "400", "-o", orig}, "is the file being cut"},
+		{[]string{"--from", "400"}, "needs -o"},
+		{[]string{"-o", out}, "needs --from"},
+	} {
+		_, _, err := runDembug(append([]string{"cut", orig}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("cut %v: %v; want one line saying %q", c.args, err, c.want)
+		}
+	}
+	left, _ := os.ReadDir(dir)
+	if len(left) != 0 {
+		t.Fatalf("files left behind: %v", left)
+	}
+}
