@@ -36,8 +36,12 @@ func WriteCutSummary(w io.Writer, out string, res *cut.Result, inBytes int) {
 	if res.StateTick >= 0 {
 		state = fmt.Sprintf("a full frame of %d entities at tick %d", res.Entities, res.StateTick)
 	}
-	fmt.Fprintf(w, "%s: ticks %d–%d (%d commands as they were), %s, %d string tables as they stood; %s of %s\n",
-		out, res.First, res.Last, res.Commands, state, res.Tables, sizeText(len(res.Data)), sizeText(inBytes))
+	as := "as they were"
+	if res.Capture {
+		as = "in .dem framing"
+	}
+	fmt.Fprintf(w, "%s: ticks %d–%d (%d commands %s), %s, %d string tables as they stood; %s of %s\n",
+		out, res.First, res.Last, res.Commands, as, state, res.Tables, sizeText(len(res.Data)), sizeText(inBytes))
 	if res.Carried != "" {
 		fmt.Fprintf(w, "  %s\n", res.Carried)
 	}

@@ -154,6 +154,23 @@ func (r *Reader) PeekTick() (int32, bool) {
 	return 0, false
 }
 
+// PeekKind returns the kind of the next command without reading its body,
+// and false where PeekTick has none.
+func (r *Reader) PeekKind() (Kind, bool) {
+	pos, end := r.pos, len(r.data)
+	if r.segs != nil {
+		seg, p := r.segmentFrom(r.seg, r.pos)
+		if seg >= len(r.segs) || r.stopped {
+			return 0, false
+		}
+		pos, end = p, r.segs[seg].End
+	}
+	if k, n := binary.Uvarint(r.data[pos:end]); n > 0 {
+		return Kind(k &^ compressedFlag), true
+	}
+	return 0, false
+}
+
 // Next returns the next command, or io.EOF after the last byte. The body
 // aliases the file data, or for compressed commands a buffer reused by the
 // next call: copy it to keep it.

@@ -84,9 +84,17 @@ func (b *before) message(m *messages.Inner) {
 // go through message.
 func (b *before) command(c *container.Command, raw []byte) {
 	s := func() *stored {
-		return &stored{Kind: c.Kind, Tick: c.Tick, Compressed: c.Compressed, Raw: slices.Clone(raw), Body: slices.Clone(c.Body)}
+		st := newStored(c, raw, false)
+		return &st
 	}
 	switch c.Kind {
+	case container.SpawnGroups:
+		if c.Broadcast {
+			b.unknown["DEM_SpawnGroups in a capture's framing (not protobuf)"]++
+			return
+		}
+		b.commands = append(b.commands, *s())
+		b.carried[c.Kind.String()]++
 	case container.Packet, container.SignonPacket, container.FullPacket, container.StringTables, container.SyncTick:
 		// their messages were sorted; the tables are rewritten
 	case container.SendTables:
@@ -95,7 +103,7 @@ func (b *before) command(c *container.Command, raw []byte) {
 	case container.ClassInfo:
 		b.classInfo = s()
 		b.carried[c.Kind.String()]++
-	case container.AnimationHeader, container.SpawnGroups:
+	case container.AnimationHeader:
 		b.commands = append(b.commands, *s())
 		b.carried[c.Kind.String()]++
 	case container.ConsoleCmd, container.CustomData, container.CustomDataCallbacks, container.UserCmd,

@@ -32,6 +32,9 @@ type Result struct {
 	// with the game.
 	First, Last, StateTick int32
 	Commands               int // the original's commands in the window
+	// Capture says the original is a broadcast capture: its commands are
+	// written in .dem framing (packets wrapped), not byte for byte.
+	Capture bool
 	Entities               int // entities the full frame creates
 	Tables                 int // string tables written as they stand
 	// Carried says what state before the window the cut carries, and
@@ -47,13 +50,42 @@ type Result struct {
 	Ended error
 }
 
-// stored is a command as the original frames it: Raw is the body as
-// stored (compressed or not), Body decompressed.
+// stored is a command as the cut writes it: Raw is the body as the
+// original stores it (compressed or not), Body decompressed. A broadcast
+// capture's command has no Raw: its packet data is wrapped in the
+// CDemoPacket a .dem file holds (Body), and a signon command's tick is a
+// .dem signon's -1.
 type stored struct {
 	Kind       container.Kind
 	Tick       int32
 	Compressed bool
 	Raw, Body  []byte
+}
+
+// newStored copies a command of the original (raw: its stored body) in
+// .dem form.
+func newStored(c *container.Command, raw []byte, signon bool) stored {
+	if !c.Broadcast {
+		return stored{Kind: c.Kind, Tick: c.Tick, Compressed: c.Compressed, Raw: slices.Clone(raw), Body: slices.Clone(c.Body)}
+	}
+	s := stored{Kind: c.Kind, Tick: c.Tick, Body: slices.Clone(c.Body)}
+	if c.Kind == container.Packet || c.Kind == container.SignonPacket {
+		s.Body = writer.PacketBody(c.Body)
+	}
+	if signon {
+		s.Tick = -1
+	}
+	return s
+}
+
+// put writes a stored command at tick: its original bytes where it has
+// them.
+func (c *cutter) put(f *writer.File, s *stored, tick int32) {
+	if s.Raw != nil {
+		f.Raw(s.Kind, tick, s.Compressed, s.Raw)
+		return
+	}
+	c.command(f, s.Kind, tick, s.Body)
 }
 
 // Error is a window that cannot be cut.
@@ -71,15 +103,12 @@ func Cut(data []byte, opt Options) (*Result, error) {
 	if opt.To >= 0 && opt.To < opt.From {
 		return nil, fail("--to %d is before --from %d", opt.To, opt.From)
 	}
-	if container.IsCapture(data) {
-		return nil, fail("a broadcast capture has no signon of its own to start a cut from: cut a .dem file")
-	}
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
 	r.Aliases = opt.Aliases
-	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1}}
+	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1, Capture: container.IsCapture(data)}}
 	if err := c.signonAndBefore(); err != nil {
 		return nil, err
 	}
@@ -94,6 +123,9 @@ func Cut(data []byte, opt Options) (*Result, error) {
 		return nil, fail("no command has a tick from %d to %d (the next command after tick %d is at tick %d)", opt.From, opt.To, c.res.StateTick, c.nextTick)
 	}
 	c.finish(out)
+	if c.captureSpawnGroups > 0 {
+		c.res.Notes = append(c.res.Notes, fmt.Sprintf("%d DEM_SpawnGroups commands of the broadcast capture are left out: a capture does not frame them as protobuf, so no .dem reader could read them", c.captureSpawnGroups))
+	}
 	c.res.Data = out.Bytes()
 	if err := c.checkEnd(); err != nil {
 		return nil, err
@@ -114,7 +146,10 @@ type cutter struct {
 	peSeen   bool   // a packet-entities message was applied before the window
 	inGame   bool
 	nextTick int32
-	packets  int32
+	// captureSpawnGroups counts a capture's DEM_SpawnGroups left out (not
+	// protobuf there: no .dem reader could read them).
+	captureSpawnGroups int
+	packets            int32
 }
 
 // signonAndBefore decodes the signon (keeping its commands) and every
@@ -146,9 +181,15 @@ func (c *cutter) signonAndBefore() error {
 				return fail("tick %d is past the file's end (its last command is at tick %d)", c.opt.From, r.Tick)
 			}
 		}
-		if ok && c.inGame && next >= c.opt.From {
-			c.nextTick = next
-			break
+		if ok && next >= c.opt.From {
+			// The game starts with DEM_SyncTick, or with the first packet
+			// where a file has none (a capture): that packet may be the
+			// window's first command.
+			kind, _ := r.NextKind()
+			if c.inGame || kind == container.Packet || kind == container.FullPacket {
+				c.nextTick = next
+				break
+			}
 		}
 		cmd, err := r.Step()
 		if err == io.EOF {
@@ -166,7 +207,7 @@ func (c *cutter) signonAndBefore() error {
 		}
 		raw := c.data[cmd.BodyOffset:cmd.End()]
 		if !c.inGame {
-			c.signon = append(c.signon, stored{Kind: cmd.Kind, Tick: cmd.Tick, Compressed: cmd.Compressed, Raw: slices.Clone(raw), Body: slices.Clone(cmd.Body)})
+			c.signon = append(c.signon, newStored(&cmd, raw, true))
 			c.inGame = cmd.Kind == container.SyncTick || cmd.Kind == container.Packet || cmd.Kind == container.FullPacket
 			if c.inGame && cmd.Kind != container.SyncTick {
 				// A file without DEM_SyncTick: its first packet is game, not
@@ -231,7 +272,15 @@ func (c *cutter) window(out *writer.File) error {
 }
 
 func (c *cutter) keep(out *writer.File, cmd *container.Command) {
-	out.Raw(cmd.Kind, cmd.Tick, cmd.Compressed, c.data[cmd.BodyOffset:cmd.End()])
+	switch {
+	case !cmd.Broadcast:
+		out.Raw(cmd.Kind, cmd.Tick, cmd.Compressed, c.data[cmd.BodyOffset:cmd.End()])
+	case cmd.Kind == container.SpawnGroups:
+		c.captureSpawnGroups++ // not protobuf in a capture: no .dem reader could read it
+	default:
+		s := newStored(cmd, nil, false)
+		c.put(out, &s, cmd.Tick)
+	}
 	if c.res.Commands == 0 {
 		c.res.First = cmd.Tick
 	}

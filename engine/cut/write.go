@@ -40,7 +40,15 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 		return nil, err
 	}
 	placed := false
+	capture := container.IsCapture(c.data)
+	if capture {
+		c.command(f, container.FileHeader, -1, writer.FileHeaderBody(captureHeader(r)))
+	}
 	for _, s := range c.signon {
+		if s.Kind == container.SpawnGroups && s.Raw == nil {
+			c.captureSpawnGroups++ // a capture's are not protobuf
+			continue
+		}
 		switch s.Kind {
 		case container.SignonPacket:
 			body, changed, err := rewriteSignon(s.Body, creates, &placed)
@@ -57,7 +65,7 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 				latest = c.before.classInfo
 			}
 			if latest != nil {
-				f.Raw(s.Kind, s.Tick, latest.Compressed, latest.Raw)
+				c.put(f, latest, s.Tick)
 				continue
 			}
 		case container.StringTables:
@@ -69,14 +77,20 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 				placed = true
 			}
 		}
-		f.Raw(s.Kind, s.Tick, s.Compressed, s.Raw)
+		c.put(f, &s, s.Tick)
+	}
+	if capture { // a capture has no DEM_SyncTick: the .dem that starts its game has one
+		if !placed && len(creates) > 0 {
+			c.command(f, container.SignonPacket, -1, writer.PacketBody(writer.Packet(creates...)))
+		}
+		f.Command(container.SyncTick, -1, nil, false)
 	}
 	c.res.Tables = len(r.Strings.Tables)
 	if c.res.StateTick < 0 {
 		return f, nil // the window starts with the game: no state to carry
 	}
-	for _, s := range c.before.commands {
-		f.Raw(s.Kind, c.res.StateTick, s.Compressed, s.Raw)
+	for i := range c.before.commands {
+		c.put(f, &c.before.commands[i], c.res.StateTick)
 	}
 	if err := c.stateFrame(f); err != nil {
 		return nil, err
@@ -84,6 +98,14 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 	c.res.Carried, c.res.Notes = c.before.notes(c.opt.From)
 	c.res.Past = c.before.Past()
 	return f, c.checkStart(f)
+}
+
+// captureHeader is the DEM_FileHeader a capture does not have, from what
+// its svc_ServerInfo says: the game directory (by which readers know the
+// game) and the map.
+func captureHeader(r *replay.Replay) messages.FileHeader {
+	return messages.FileHeader{DemoFileStamp: container.Magic, MapName: r.Server.MapName, GameDirectory: r.Server.GameDir,
+		ServerName: "broadcast capture", DemoVersionName: "cut by dembug from a broadcast capture"}
 }
 
 // creates are svc_CreateStringTable messages for every table as it stands

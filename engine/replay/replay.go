@@ -152,6 +152,15 @@ func (r *Replay) NextTick() (int32, bool) {
 	return r.cr.PeekTick()
 }
 
+// NextKind is the kind of the next command, read without decoding it;
+// false at the end.
+func (r *Replay) NextKind() (container.Kind, bool) {
+	if r.Done {
+		return 0, false
+	}
+	return r.cr.PeekKind()
+}
+
 // Pos is the byte offset of the next command.
 func (r *Replay) Pos() int { return r.cr.Pos() }
 
