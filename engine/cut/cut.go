@@ -34,9 +34,9 @@ type Result struct {
 	Commands               int // the original's commands in the window
 	// Capture says the original is a broadcast capture: its commands are
 	// written in .dem framing (packets wrapped), not byte for byte.
-	Capture bool
-	Entities               int // entities the full frame creates
-	Tables                 int // string tables written as they stand
+	Capture  bool
+	Entities int // entities the full frame creates
+	Tables   int // string tables written as they stand
 	// Carried says what state before the window the cut carries, and
 	// Past what it leaves out as events of the past.
 	Carried, Past string
