@@ -30,6 +30,7 @@ TARGETS=(
 	"./engine/entity FuzzApply"
 	"./engine/replay FuzzRun"
 	"./engine/infer FuzzRun"
+	"./engine/cut FuzzCut"
 )
 
 # run_target PKG NAME: one bounded fuzzing run. Go 1.26's fuzz coordinator
