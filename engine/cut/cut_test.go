@@ -16,6 +16,7 @@ import (
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/mapfile"
 	"github.com/dembug/dembug/internal/testreplays"
@@ -39,6 +40,15 @@ func dump(t *entity.Table) string {
 	return b.String()
 }
 
+// tables spells every string-table entry.
+func tables(s *stringtable.Set) string {
+	var b strings.Builder
+	for _, t := range s.Tables {
+		t.Each(func(e stringtable.Entry) { fmt.Fprintf(&b, "%s %d %q %x %v\n", t.Name, e.Index, e.Key, e.Value, e.Value == nil) })
+	}
+	return b.String()
+}
+
 // statesAt decodes data once and spells its entities after every command
 // at or before each tick (as `entities --tick` does: the bound applies
 // from the game's first command on).
@@ -55,7 +65,7 @@ func statesAt(tb testing.TB, data []byte, ticks []int32) map[int32]string {
 	for len(ticks) > 0 {
 		next, ok := r.NextTick()
 		for len(ticks) > 0 && inGame && (!ok || next > ticks[0]) {
-			out[ticks[0]] = dump(r.Entities)
+			out[ticks[0]] = dump(r.Entities) + tables(&r.Strings)
 			ticks = ticks[1:]
 		}
 		if len(ticks) == 0 {
@@ -64,7 +74,7 @@ func statesAt(tb testing.TB, data []byte, ticks []int32) map[int32]string {
 		c, err := r.Step()
 		if err == io.EOF {
 			for _, t := range ticks {
-				out[t] = dump(r.Entities)
+				out[t] = dump(r.Entities) + tables(&r.Strings)
 			}
 			break
 		}
@@ -88,9 +98,9 @@ func lastTick(tb testing.TB, data []byte) int32 {
 	return r.Stats.LastTick
 }
 
-// checkWindow cuts [from, to] and holds the cut's entities to the
-// original's at the window's first tick, a middle one and its last, and
-// requires the cut to decode without misalignment.
+// checkWindow cuts [from, to] and holds the cut's entities and string
+// tables to the original's at the window's first tick, a middle one and
+// its last, and requires the cut to decode without misalignment.
 func checkWindow(t *testing.T, data []byte, from, to int32) *cut.Result {
 	t.Helper()
 	res, err := cut.Cut(data, cut.Options{From: from, To: to})
