@@ -44,7 +44,9 @@ func dump(t *entity.Table) string {
 func tables(s *stringtable.Set) string {
 	var b strings.Builder
 	for _, t := range s.Tables {
-		t.Each(func(e stringtable.Entry) { fmt.Fprintf(&b, "%s %d %q %x %v\n", t.Name, e.Index, e.Key, e.Value, e.Value == nil) })
+		t.Each(func(e stringtable.Entry) {
+			fmt.Fprintf(&b, "%s %d %q %x %v\n", t.Name, e.Index, e.Key, e.Value, e.Value == nil)
+		})
 	}
 	return b.String()
 }
