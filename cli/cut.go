@@ -127,7 +127,7 @@ func cutCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().Int64Var(&from, "from", 0, "the window's first tick")
-	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (default: the end of the file)")
+	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (-1: to the end of the file)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write")
 	addAsFlag(cmd, &as)
 	return cmd
