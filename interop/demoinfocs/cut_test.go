@@ -11,7 +11,9 @@ import (
 
 	dem "github.com/markus-wa/demoinfocs-golang/v5/pkg/demoinfocs"
 	"github.com/markus-wa/demoinfocs-golang/v5/pkg/demoinfocs/events"
+	st "github.com/markus-wa/demoinfocs-golang/v5/pkg/demoinfocs/sendtables"
 
+	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/internal/testreplays"
 	"github.com/dembug/dembug/interop"
 )
@@ -33,7 +35,11 @@ func TestDemoinfocsReadsCutsOfTheCS2Replays(t *testing.T) {
 			for _, c := range cases {
 				ticks = append(ticks, c.Ticks...)
 			}
-			whole, err := readDemoinfocs(data, ticks)
+			var spans [][2]int32
+			for _, c := range cases {
+				spans = append(spans, [2]int32{c.Result.First, c.Result.Last})
+			}
+			whole, err := readDemoinfocs(data, ticks, spans...)
 			if err != nil {
 				// 14155 and 14160 (build 10772): their pawns carry a
 				// CUtlBinaryBlock (AnimGraph2SerializedPoseRecipeSlot_t.
@@ -55,7 +61,7 @@ func checkCut(t *testing.T, c interop.CutCase, whole *infocsRun) {
 	t.Helper()
 	res := c.Result
 	label := fmt.Sprintf("%s (ticks %d…%d, %d KB)", c.Name, res.First, res.Last, len(res.Data)>>10)
-	run, err := readDemoinfocs(res.Data, c.Ticks)
+	run, err := readDemoinfocs(res.Data, c.Ticks, [2]int32{res.First, res.Last})
 	if err != nil {
 		t.Errorf("%s: demoinfocs stops at tick %d: %v", label, run.tick, err)
 		return
@@ -75,6 +81,17 @@ func checkCut(t *testing.T, c interop.CutCase, whole *infocsRun) {
 	if !slices.Equal(got, want) || len(c.Read.Listed) != 0 {
 		t.Errorf("%s: demoinfocs holds %d entities at the end, dembug %d (deletion lists: %v)", label, len(got), len(c.Read.Live), c.Read.Listed)
 	}
+	// Every create and delete in the window is the one demoinfocs reads
+	// from the original.
+	var wantOps []interop.Op
+	for _, o := range whole.ops {
+		if o.Tick >= res.First && o.Tick <= res.Last {
+			wantOps = append(wantOps, o)
+		}
+	}
+	if !slices.Equal(run.ops, wantOps) {
+		t.Errorf("%s: creates and deletes in the window differ:\ncut      %v\noriginal %v", label, run.ops, wantOps)
+	}
 	values := 0
 	var counts []int
 	for i, tick := range c.Ticks {
@@ -91,8 +108,8 @@ func checkCut(t *testing.T, c interop.CutCase, whole *infocsRun) {
 	if values < 1000 {
 		t.Errorf("%s: only %d values compared", label, values)
 	}
-	t.Logf("%s: demoinfocs reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there equal its reading of the original",
-		label, run.tick, c.Ticks, counts, len(got), values)
+	t.Logf("%s: demoinfocs reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there and %d creates and deletes equal its reading of the original",
+		label, run.tick, c.Ticks, counts, len(got), values, len(wantOps))
 }
 
 // infocsRun is what demoinfocs read of one replay.
@@ -103,16 +120,34 @@ type infocsRun struct {
 	// for, end after the last command.
 	snaps map[int32]interop.Snapshot
 	end   interop.Snapshot
+	ops   []interop.Op // creates and deletes inside the windows asked for
 }
 
 // readDemoinfocs reads data to its end with demoinfocs, taking its
-// entities after the commands at each of the ticks.
-func readDemoinfocs(data []byte, ticks []int32) (run *infocsRun, err error) {
+// entities after the commands at each of the ticks, and its creates and
+// deletes inside the windows (first and last tick).
+func readDemoinfocs(data []byte, ticks []int32, windows ...[2]int32) (run *infocsRun, err error) {
 	run = &infocsRun{snaps: map[int32]interop.Snapshot{}}
 	p := dem.NewParserWithConfig(bytes.NewReader(data), dem.ParserConfig{})
 	defer p.Close()
 	// IngameTick is the demo command's tick.
 	tick := func() int32 { return int32(p.GameState().IngameTick()) }
+	op := func(idx int, o provenance.Op) {
+		for _, w := range windows {
+			if tick() >= w[0] && tick() <= w[1] {
+				run.ops = append(run.ops, interop.Op{Tick: tick(), Index: int32(idx), Op: o})
+				return
+			}
+		}
+	}
+	p.RegisterEventHandler(func(events.DataTablesParsed) {
+		for _, sc := range p.ServerClasses().All() {
+			sc.OnEntityCreated(func(e st.Entity) {
+				op(e.ID(), provenance.Create)
+				e.OnDestroy(func() { op(e.ID(), provenance.Delete) })
+			})
+		}
+	})
 	p.RegisterEventHandler(func(events.FrameDone) {
 		if slices.Contains(ticks, tick()) {
 			run.snaps[tick()] = snapshot(p)

@@ -44,7 +44,11 @@ func checkCuts(t *testing.T, data []byte, windows []interop.Window) {
 	for _, c := range cases {
 		ticks = append(ticks, c.Ticks...)
 	}
-	whole, err := readManta(t, data, ticks)
+	var spans [][2]int32
+	for _, c := range cases {
+		spans = append(spans, [2]int32{c.Result.First, c.Result.Last})
+	}
+	whole, err := readManta(t, data, ticks, spans...)
 	if err != nil {
 		t.Fatalf("Manta stops reading the original at tick %d: %v", whole.p.Tick, err)
 	}
@@ -59,7 +63,7 @@ func checkCut(t *testing.T, c interop.CutCase, whole *mantaRun) {
 	t.Helper()
 	res := c.Result
 	label := fmt.Sprintf("%s (ticks %d…%d, %d KB)", c.Name, res.First, res.Last, len(res.Data)>>10)
-	run, err := readManta(t, res.Data, c.Ticks)
+	run, err := readManta(t, res.Data, c.Ticks, [2]int32{res.First, res.Last})
 	if err != nil {
 		t.Errorf("%s: Manta stops at tick %d: %v", label, run.p.Tick, err)
 		return
@@ -83,6 +87,24 @@ func checkCut(t *testing.T, c interop.CutCase, whole *mantaRun) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: Manta holds %d entities at the end, dembug %d (and %d removed by deletion lists)", label, len(got), len(c.Read.Live), len(c.Read.Listed))
 	}
+	// Every entity operation in the window, flags and all (entered, left,
+	// …), is the one Manta reads from the original: the full frame left it
+	// the same table, active flags too.
+	var wantOps []entityOp
+	for _, o := range whole.ops {
+		if o.tick >= res.First && o.tick <= res.Last {
+			wantOps = append(wantOps, o)
+		}
+	}
+	if !slices.Equal(run.ops, wantOps) {
+		for i := range min(len(run.ops), len(wantOps)) {
+			if run.ops[i] != wantOps[i] {
+				t.Errorf("%s: entity operation %d: cut %v, original %v", label, i, run.ops[i], wantOps[i])
+				break
+			}
+		}
+		t.Errorf("%s: %d entity operations in the cut's window, %d in the original's", label, len(run.ops), len(wantOps))
+	}
 	values := 0
 	var counts []int
 	for i, tick := range c.Ticks {
@@ -101,8 +123,8 @@ func checkCut(t *testing.T, c interop.CutCase, whole *mantaRun) {
 	if values < 1000 {
 		t.Errorf("%s: only %d values compared", label, values)
 	}
-	t.Logf("%s: Manta reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there equal its reading of the original",
-		label, p.Tick, c.Ticks, counts, len(got), values)
+	t.Logf("%s: Manta reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there and %d entity operations equal its reading of the original",
+		label, p.Tick, c.Ticks, counts, len(got), values, len(wantOps))
 }
 
 // mantaRun is what Manta read of one replay.
@@ -112,12 +134,21 @@ type mantaRun struct {
 	// snaps are its entities after the last packet-entities message at
 	// each tick asked for.
 	snaps map[int32]interop.Snapshot
+	ops   []entityOp // inside the windows asked for
 }
 
+type entityOp struct {
+	tick, index int32
+	op          manta.EntityOp
+}
+
+func (o entityOp) String() string { return fmt.Sprintf("tick %d entity %d %s", o.tick, o.index, o.op) }
+
 // readManta reads data to its end with Manta, taking its entities after
-// the packet-entities messages at each of the ticks. The game directory
+// the packet-entities messages at each of the ticks, and its entity
+// operations inside the windows (first and last tick). The game directory
 // names the build as Manta needs (withServerGameDir).
-func readManta(t testing.TB, data []byte, ticks []int32) (*mantaRun, error) {
+func readManta(t testing.TB, data []byte, ticks []int32, windows ...[2]int32) (*mantaRun, error) {
 	p, err := manta.NewParser(withServerGameDir(t, data))
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +159,16 @@ func readManta(t testing.TB, data []byte, ticks []int32) (*mantaRun, error) {
 	p.Callbacks.OnCSVCMsg_PacketEntities(func(*dota.CSVCMsg_PacketEntities) error {
 		if slices.Contains(ticks, int32(p.Tick)) {
 			run.snaps[int32(p.Tick)] = snapshot(p)
+		}
+		return nil
+	})
+	p.OnEntity(func(e *manta.Entity, op manta.EntityOp) error {
+		tick := int32(p.Tick)
+		for _, w := range windows {
+			if tick >= w[0] && tick <= w[1] {
+				run.ops = append(run.ops, entityOp{tick, e.GetIndex(), op})
+				break
+			}
 		}
 		return nil
 	})
