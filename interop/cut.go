@@ -12,6 +12,7 @@ import (
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -201,4 +202,27 @@ func LastTick(tb testing.TB, data []byte) int32 {
 		tb.Fatalf("dembug: %v", err)
 	}
 	return r.Stats.LastTick
+}
+
+// StringKeys are the keys of every string-table entry as data's tables
+// stand at its end, by table name and entry index.
+func StringKeys(tb testing.TB, data []byte) map[string]map[int32]string {
+	tb.Helper()
+	r, err := replay.Open(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil {
+		tb.Fatalf("dembug: %v", err)
+	}
+	out := map[string]map[int32]string{}
+	for _, t := range r.Strings.Tables {
+		if t == nil {
+			continue
+		}
+		keys := map[int32]string{}
+		t.Each(func(e stringtable.Entry) { keys[e.Index] = e.Key })
+		out[t.Name] = keys
+	}
+	return out
 }

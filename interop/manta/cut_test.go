@@ -105,6 +105,17 @@ func checkCut(t *testing.T, c interop.CutCase, whole *mantaRun) {
 		}
 		t.Errorf("%s: %d entity operations in the cut's window, %d in the original's", label, len(run.ops), len(wantOps))
 	}
+	// The string tables as they stand at the end: every entry's key is
+	// dembug's (Manta gives keys, not values, by index).
+	keys := 0
+	for name, entries := range interop.StringKeys(t, res.Data) {
+		for idx, want := range entries {
+			if got, ok := p.LookupStringByIndex(name, idx); !ok || got != want {
+				t.Errorf("%s: string table %s entry %d: Manta %q (%v), dembug %q", label, name, idx, got, ok, want)
+			}
+			keys++
+		}
+	}
 	values := 0
 	var counts []int
 	for i, tick := range c.Ticks {
@@ -123,8 +134,8 @@ func checkCut(t *testing.T, c interop.CutCase, whole *mantaRun) {
 	if values < 1000 {
 		t.Errorf("%s: only %d values compared", label, values)
 	}
-	t.Logf("%s: Manta reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there and %d entity operations equal its reading of the original",
-		label, p.Tick, c.Ticks, counts, len(got), values, len(wantOps))
+	t.Logf("%s: Manta reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there and %d entity operations equal its reading of the original; %d string-table keys equal dembug's",
+		label, p.Tick, c.Ticks, counts, len(got), values, len(wantOps), keys)
 }
 
 // mantaRun is what Manta read of one replay.
