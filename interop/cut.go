@@ -2,7 +2,6 @@ package interop
 
 import (
 	"io"
-	"math"
 	"os"
 	"slices"
 	"testing"
@@ -53,9 +52,6 @@ type CutCase struct {
 	Read Reading
 }
 
-// End stands for the end of the file in CountsAt.
-const End = math.MaxInt32
-
 // Count is the number of live entities in dembug's table: the ones with a
 // class (left entities count; they stay in every parser's table).
 func Count(t *entity.Table) int {
@@ -69,7 +65,7 @@ func Count(t *entity.Table) int {
 }
 
 // CountsAt decodes data and returns dembug's live entity count after the
-// last command at or before each tick (End: after the last command).
+// last command at or before each tick.
 func CountsAt(tb testing.TB, data []byte, ticks []int32) map[int32]int {
 	tb.Helper()
 	r, err := replay.Open(data)

@@ -30,7 +30,7 @@ func TestDemoinfocsReadsCutsOfTheCS2Replays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cases := interop.CutWindows(t, "original", data, interop.Windows(interop.LastTick(t, data), 100))
+			cases := interop.CutWindows(t, filepath.Base(path), data, interop.Windows(interop.LastTick(t, data), 100))
 			var ticks []int32
 			for _, c := range cases {
 				ticks = append(ticks, c.Ticks...)

@@ -26,7 +26,7 @@ func TestMantaReadsCutsOfTheDotaReplays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkCuts(t, data, interop.Windows(interop.LastTick(t, data), 100))
+			checkCuts(t, filepath.Base(path), data, interop.Windows(interop.LastTick(t, data), 100))
 		})
 	}
 }
@@ -35,11 +35,11 @@ func TestMantaReadsCutsOfTheDotaReplays(t *testing.T) {
 // ~100 MB replay.
 func TestMantaReadsCutsOfTheLongReplay(t *testing.T) {
 	data := interop.LongReplay(t)
-	checkCuts(t, data, interop.Windows(interop.LastTick(t, data), 300))
+	checkCuts(t, "the 100 MB replay", data, interop.Windows(interop.LastTick(t, data), 300))
 }
 
-func checkCuts(t *testing.T, data []byte, windows []interop.Window) {
-	cases := interop.CutWindows(t, "original", data, windows)
+func checkCuts(t *testing.T, name string, data []byte, windows []interop.Window) {
+	cases := interop.CutWindows(t, name, data, windows)
 	var ticks []int32
 	for _, c := range cases {
 		ticks = append(ticks, c.Ticks...)
