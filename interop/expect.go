@@ -54,7 +54,7 @@ type Reading struct {
 }
 
 // ReadDembug decodes data to its end, recording every update.
-func ReadDembug(t *testing.T, data []byte) Reading {
+func ReadDembug(t testing.TB, data []byte) Reading {
 	t.Helper()
 	r, err := replay.Open(data)
 	if err != nil {

@@ -6,6 +6,7 @@ require (
 	github.com/dembug/dembug v0.0.0
 	github.com/dotabuff/manta v1.5.0
 	github.com/markus-wa/demoinfocs-golang/v5 v5.1.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -20,7 +21,6 @@ require (
 	github.com/oklog/ulid/v2 v2.1.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/exp v0.0.0-20230817173708-d852ddb80c63 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace github.com/dembug/dembug => ../
