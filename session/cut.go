@@ -114,7 +114,7 @@ func DefaultCutPath(src string, from, to int32) string {
 
 // ShellQuote is s as one word to a POSIX shell: as it is when every
 // character is one the shell takes literally, else in single quotes (a
-// single quote inside as '\”).
+// single quote inside ends the quotes, is escaped, and starts them again).
 func ShellQuote(s string) string {
 	if s == "" {
 		return "''"
