@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/cli"
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/session"
+)
+
+// markWindow goes to tick from, marks it, goes to tick to and marks it.
+func markWindow(hs *harness, from, to string) {
+	hs.keys("g")
+	hs.typ(from)
+	hs.keys("enter", "v", "g")
+	hs.typ(to)
+	hs.keys("enter", "v")
+}
+
+// The window marked with v … v is bracketed down the timeline's edge and
+// named in its title; before the second v it runs to the cursor; v again
+// (or esc) clears it.
+func TestScreenCutWindow(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	hs.keys("g")
+	hs.typ("400")
+	hs.keys("enter", "v")
+	lo, hi, ok := hs.m.cutWindow()
+	if !ok || lo != hi || lo < 400 {
+		t.Fatalf("after one v the window is %d–%d (%v)", lo, hi, ok)
+	}
+	hs.keys("]", "]")
+	if _, hi2, _ := hs.m.cutWindow(); hi2 <= hi {
+		t.Fatalf("before the second v the window does not follow the cursor: %d–%d", lo, hi2)
+	}
+	hs.keys("v")
+	lo, hi, _ = hs.m.cutWindow()
+	hs.keys("]") // the marked end stays where it was marked
+	if lo2, hi2, _ := hs.m.cutWindow(); lo2 != lo || hi2 != hi {
+		t.Fatalf("the window moved with the cursor after its end was marked: %d–%d, then %d–%d", lo, hi, lo2, hi2)
+	}
+	hs.keys("k", "k", "k", "k")
+	s := hs.screen()
+	title, tl := hs.m.timelinePane(60, 400)
+	if !strings.Contains(title, "window 400–") || !strings.Contains(tl, "┌") || !strings.Contains(tl, "└") {
+		t.Errorf("the window is not drawn: %s\n%s", title, tl)
+	}
+	requireGolden(t, s)
+	hs.keys("v")
+	if _, tl := hs.m.timelinePane(60, 400); hs.m.cut.marked || strings.Contains(tl, "┌") {
+		t.Error("a third v does not clear the window")
+	}
+	markWindow(hs, "500", "450") // marked backwards: the same window
+	if lo, hi, _ := hs.m.cutWindow(); lo > 450 || hi < 500 || lo >= hi {
+		t.Errorf("a window marked backwards is %d–%d", lo, hi)
+	}
+	hs.keys("esc")
+	if hs.m.cut.marked {
+		t.Error("esc does not clear the window")
+	}
+	hs.keys("w")
+	if hs.m.prompt != promptNone || !hs.m.noteErr {
+		t.Errorf("w without a window: prompt %d, note %q", hs.m.prompt, hs.m.note)
+	}
+	hs.keys("home", "v")
+	if hs.m.cut.marked || !hs.m.noteErr {
+		t.Errorf("v on the signon: marked %v, note %q", hs.m.cut.marked, hs.m.note)
+	}
+}
+
+// w writes the window marked as a replay of its own: it decodes whole and
+// aligned, its entities at ticks inside the window are the original's (as
+// `dembug entities --tick` prints them), and the box shows what it holds
+// and the command line that writes it again.
+func TestCutWritesTheWindow(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // the cut goes to the current folder
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	markWindow(hs, "400", "500")
+	lo, hi, _ := hs.m.cutWindow()
+	hs.keys("w")
+	want := session.DefaultCutPath("auto-20240102-2233.dem", lo, hi)
+	if hs.m.prompt != promptCut || hs.m.input != want {
+		t.Fatalf("w: prompt %d with %q, want the cut prompt with %q", hs.m.prompt, hs.m.input, want)
+	}
+	if s := hs.screen(); !strings.Contains(s, "write ticks 400–") {
+		t.Errorf("the prompt does not name the window:\n%s", s)
+	}
+	hs.keys("enter") // the harness runs the cut to its end
+	d := hs.m.cut.done
+	if d == nil || hs.m.cut.running != nil {
+		t.Fatalf("no cut written: note %q", hs.m.note)
+	}
+	if d.Out != want || d.First < lo || d.Last > hi || d.Command != "dembug cut auto-20240102-2233.dem --from "+fmt.Sprint(lo)+" --to "+fmt.Sprint(hi)+" -o "+want {
+		t.Errorf("cut %+v", d)
+	}
+	cutData, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := replay.Open(cutData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil || r.FirstMisaligned != nil {
+		t.Fatalf("the cut decodes with %v, misaligned %v", err, r.FirstMisaligned)
+	}
+	for _, tick := range []int32{d.First, (d.First + d.Last) / 2, d.Last} {
+		orig, got := entitiesAt(t, data, tick), entitiesAt(t, cutData, tick)
+		if orig != got || strings.Count(orig, "\n") < 100 {
+			t.Errorf("tick %d: the cut's %d entities are not the original's %d", tick, strings.Count(got, "\n"), strings.Count(orig, "\n"))
+		}
+	}
+	d.Elapsed = 0 // (the time it took varies)
+	s := hs.screen()
+	for _, w := range []string{"Cut written", "wrote " + want, "the same from the shell", d.Command} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the box lacks %q:\n%s", w, s)
+		}
+	}
+	if err := os.Chdir(wd); err != nil { // the golden files are found from there
+		t.Fatal(err)
+	}
+	requireGolden(t, s)
+	hs.keys("esc")
+	if hs.m.cut.done != nil || !hs.m.cut.ended {
+		t.Error("esc does not close the box, or the window went with it")
+	}
+}
+
+// A cut that cannot be written says why on one line and leaves no file.
+func TestCutUnwritable(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	dir := t.TempDir()
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	markWindow(hs, "400", "500")
+	hs.keys("w")
+	out := filepath.Join(dir, "missing", "c.dem")
+	hs.m.input = out
+	hs.keys("enter")
+	if hs.m.cut.done != nil || !hs.m.noteErr || !strings.Contains(hs.m.note, "cannot write") || strings.Contains(hs.m.note, "\n") {
+		t.Fatalf("note %q (error %v), box %v", hs.m.note, hs.m.noteErr, hs.m.cut.done != nil)
+	}
+	status := strings.Split(hs.screen(), "\n")
+	if last := status[len(status)-1]; !strings.HasPrefix(last, "✗ cut of ticks 400–") {
+		t.Errorf("status line %q", last)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}
+
+// entitiesAt is `dembug entities --tick` of data: every live entity after
+// the commands up to tick.
+func entitiesAt(t *testing.T, data []byte, tick int32) string {
+	t.Helper()
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inGame := false
+	for {
+		if next, ok := r.NextTick(); ok && inGame && next > tick {
+			break
+		}
+		c, err := r.Step()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		inGame = inGame || c.Kind == container.SyncTick || c.Kind == container.Packet || c.Kind == container.FullPacket
+	}
+	var b bytes.Buffer
+	if err := cli.WriteEntities(&b, r.Entities); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
