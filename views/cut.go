@@ -73,7 +73,7 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	out = append(out, cutLine{"", 0}, cutLine{" the same from the shell:", 1})
 	// A command too long for the box goes on with a backslash at each
 	// break, so that the lines copied from the terminal still run.
-	cmd := wrapWords(in.Command, max(1, w-7))
+	cmd := wrapShell(in.Command, max(1, w-7))
 	for i, l := range cmd {
 		lead := "   "
 		if i > 0 {
@@ -136,4 +136,39 @@ func SizeText(n int) string {
 		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
 	}
 	return Count(n, "byte")
+}
+
+// wrapShell breaks a shell command into lines of at most w cells at the
+// spaces between its words (not those inside single quotes); a word longer
+// than a line has a line of its own.
+func wrapShell(s string, w int) []string {
+	var words []string
+	start, quoted := 0, false
+	for i, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case r == ' ' && !quoted:
+			if i > start {
+				words = append(words, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		words = append(words, s[start:])
+	}
+	var out []string
+	line := ""
+	for _, word := range words {
+		switch {
+		case line == "":
+			line = word
+		case Width(line)+1+Width(word) <= w:
+			line += " " + word
+		default:
+			out, line = append(out, line), word
+		}
+	}
+	return append(out, line)
 }
