@@ -141,6 +141,7 @@ func legend() []views.HelpGroup {
 		{Keys: "z", Desc: "snappy-compressed command"},
 		{Keys: "37f 558b", Desc: "fields written, bits of an update"},
 		{Keys: ">", Desc: "the selection"},
+		{Keys: "┌ ┆ └", Desc: "timeline: the window marked for a cut (v)"},
 		{Keys: "*", Desc: "entity: written by the update; what-if: changed"},
 		{Keys: "+ -", Desc: "what-if: read only by the what-if / the original"},
 		{Keys: "^ ~", Desc: "bitstream: value bits / path bits"},

@@ -56,7 +56,7 @@ const (
 )
 
 // windowGlyphs draw the window as a bracket down the timeline's left edge.
-var windowGlyphs = [...]string{WindowOut: " ", WindowFirst: "┌", WindowIn: "│", WindowLast: "└", WindowOnly: "["}
+var windowGlyphs = [...]string{WindowOut: " ", WindowFirst: "┌", WindowIn: "┆", WindowLast: "└", WindowOnly: "["}
 
 // TimelineInput is the visible window of the timeline. The caller keeps
 // the scroll position: Rows are the rows to show, top first.
