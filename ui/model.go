@@ -312,6 +312,7 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onPromote(msg)
 	case cutMsg:
 		m.onCut(msg)
+		return m, m.resumeGrading()
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:
