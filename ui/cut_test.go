@@ -8,10 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dembug/dembug/cli"
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 )
 
@@ -159,6 +164,68 @@ func TestCutUnwritable(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("files left: %v", left)
+	}
+}
+
+// A cut written while the file is reopened under other aliases (I, P) is
+// still reported: it is on disk. The marks stay too.
+func TestCutOutlivesAReopen(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	dir := t.TempDir()
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	markWindow(hs, "400", "420")
+	hs.keys("w")
+	cmd := hs.m.startCut(filepath.Join(dir, "c.dem"))
+	hs.m.prompt = promptNone
+	a, err := schema.ParseAliases([]string{"PlayerID_t=int32"}, game.Dota2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.m.reopen(hs.m.file.WithAliases(a))
+	hs.run(hs.m.Init())
+	if lo, hi, ok := hs.m.cutWindow(); !ok || lo < 400 || hi > 420 {
+		t.Errorf("after the reopen the window is %d–%d (%v)", lo, hi, ok)
+	}
+	hs.run(cmd)
+	if d := hs.m.cut.done; d == nil || hs.m.cut.running != nil || strings.Contains(d.Command, "--as") {
+		t.Fatalf("the cut started before the reopen is not reported as written under the old aliases: %+v, note %q", d, hs.m.note)
+	}
+	// A cut started now is read under the aliases in force, and says so.
+	hs.keys("esc")
+	hs.run(hs.m.startCut(filepath.Join(dir, "d.dem")))
+	if d := hs.m.cut.done; d == nil || !strings.Contains(d.Command, " --as PlayerID_t=int32 ") {
+		t.Errorf("the cut under the aliases in force: %+v, note %q", d, hs.m.note)
+	}
+}
+
+// The cut runs off the loop in a real program: the status line says it
+// is being written, then the box shows it.
+func TestProgramCut(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	t.Chdir(t.TempDir())
+	m := New("auto-20240102-2233.dem", data, Options{NoColor: true})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 48))
+	wait := func(s string) {
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+			teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	wait("FileHeader")
+	send := func(ks ...string) {
+		for _, k := range ks {
+			tm.Send(keyMsg(k))
+		}
+	}
+	send("g", "4", "0", "0", "enter", "v", "g", "5", "0", "0", "enter", "v")
+	wait("window 400–500")
+	send("w", "enter")
+	wait("Cut written")
+	send("esc", "q")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	if fm.fatal != "" || fm.cut.running != nil {
+		t.Fatalf("fatal %q, running %v", fm.fatal, fm.cut.running)
+	}
+	if st, err := os.Stat("auto-20240102-2233-400-500.dem"); err != nil || st.Size() < 1000 {
+		t.Fatalf("the cut is not written: %v", err)
 	}
 }
 
