@@ -127,7 +127,7 @@ func (m *Model) writeWindow() {
 // cutPromptLabel is the prompt's label: the window it writes.
 func (m *Model) cutPromptLabel() string {
 	lo, hi, _ := m.cutWindow()
-	return fmt.Sprintf("write ticks %d–%d as a replay to", lo, hi)
+	return fmt.Sprintf("write ticks %d–%d to", lo, hi)
 }
 
 // startCut writes the window to the file the prompt named (empty: the
