@@ -17,6 +17,7 @@ import (
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/brokendemo"
 	"github.com/dembug/dembug/session"
 )
 
@@ -226,6 +227,27 @@ func TestProgramCut(t *testing.T) {
 	}
 	if st, err := os.Stat("auto-20240102-2233-400-500.dem"); err != nil || st.Size() < 1000 {
 		t.Fatalf("the cut is not written: %v", err)
+	}
+}
+
+// A window that misaligns is cut up to and with its first misaligned
+// message, and the box says so.
+func TestCutMisaligned(t *testing.T) {
+	data, _ := brokendemo.DroppedPathBit()
+	dir := t.TempDir()
+	hs := newHarness(t, "dropped.dem", data, 160, 48)
+	hs.keys("n", "v", "end", "v", "w")
+	hs.m.input = filepath.Join(dir, "c.dem")
+	hs.keys("enter")
+	d := hs.m.cut.done
+	if d == nil {
+		t.Fatalf("no cut: %q", hs.m.note)
+	}
+	if d.Stopped == "" || d.Last != 2 {
+		t.Errorf("the cut of a window that misaligns at tick 2 ends at tick %d, stopped %q", d.Last, d.Stopped)
+	}
+	if s := hs.screen(); !strings.Contains(s, "✗ the window misaligns") {
+		t.Errorf("the box does not say the window misaligns:\n%s", s)
 	}
 }
 

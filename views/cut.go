@@ -51,8 +51,11 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	}
 	add(0, fmt.Sprintf("%s as they stood", Count(in.Tables, "string table")), " ")
 	size := fmt.Sprintf("%s of %s", SizeText(in.Size), SizeText(in.InSize))
-	if in.Seconds > 0 {
+	switch {
+	case in.Seconds >= 0.1:
 		size += fmt.Sprintf(", in %.1f s", in.Seconds)
+	case in.Seconds > 0:
+		size += ", in under 0.1 s"
 	}
 	add(0, size, " ")
 	if in.Carried != "" || in.Past != "" || len(in.Notes)+len(in.Problems) > 0 {
