@@ -61,7 +61,7 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 		Elapsed: time.Since(start),
 	}
 	if res.Stopped != nil {
-		d.Stopped = fmt.Sprintf("the window misaligns: %v; the cut ends with that command (tick %d), and check shows it", res.Stopped, res.Last)
+		d.Stopped = fmt.Sprintf("the window misaligns: %v; the cut ends with that command (tick %d), where dembug check on the cut shows it", res.Stopped, res.Last)
 	}
 	if res.Ended != nil {
 		d.Ended = fmt.Sprintf("the window ends early: %v; the cut ends at tick %d", res.Ended, res.Last)

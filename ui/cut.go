@@ -165,7 +165,11 @@ func (m *Model) onCut(msg cutMsg) {
 	}
 	m.cut.done = msg.done
 	d := msg.done
-	m.setNote(fmt.Sprintf("wrote %s: ticks %d–%d, %s", d.Out, d.First, d.Last, views.SizeText(d.Size)), false)
+	note := fmt.Sprintf("wrote %s: ticks %d–%d, %s", d.Out, d.First, d.Last, views.SizeText(d.Size))
+	if d.Stopped != "" || d.Ended != "" {
+		note += fmt.Sprintf(" · the window ends early, at tick %d", d.Last)
+	}
+	m.setNote(note, d.Stopped != "" || d.Ended != "")
 }
 
 // oneLine is s on one line (an error's lines joined).

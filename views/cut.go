@@ -49,7 +49,11 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	} else {
 		add(0, "no state before it: the window starts with the game", " ")
 	}
-	add(0, fmt.Sprintf("%s as they stood", Count(in.Tables, "string table")), " ")
+	stood := "as they stood"
+	if in.Tables == 1 {
+		stood = "as it stood"
+	}
+	add(0, fmt.Sprintf("%s %s", Count(in.Tables, "string table"), stood), " ")
 	size := fmt.Sprintf("%s of %s", SizeText(in.Size), SizeText(in.InSize))
 	switch {
 	case in.Seconds >= 0.1:
