@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -30,7 +31,16 @@ type cutState struct {
 type cutRun struct {
 	from, to int32
 	out      string
+	gen      stamp
+	started  time.Time
+	ticks    int // cutTickMsgs seen: the spinner's frame
 }
+
+// cutTickMsg redraws the status line's word on a cut being written (its
+// spinner and time), every cutTick while it runs.
+type cutTickMsg struct{ gen stamp }
+
+const cutTick = 250 * time.Millisecond
 
 // cutMsg is a cut written, or why it was not.
 type cutMsg struct {
@@ -143,13 +153,28 @@ func (m *Model) startCut(text string) tea.Cmd {
 	}
 	out = session.ExpandHome(out)
 	gen := m.jobs.start(jobCut)
-	m.cut.running = &cutRun{from: lo, to: hi, out: out}
+	m.cut.running = &cutRun{from: lo, to: hi, out: out, gen: gen, started: time.Now()}
 	m.setNote(fmt.Sprintf("cutting ticks %d–%d to %s…", lo, hi, out), false)
 	file, src := m.file, m.path
-	return safe(func() tea.Msg {
+	return tea.Batch(safe(func() tea.Msg {
 		d, err := file.Cut(src, lo, hi, out)
 		return cutMsg{gen: gen, done: d, err: err}
-	})
+	}), cutTickCmd(gen))
+}
+
+func cutTickCmd(gen stamp) tea.Cmd {
+	return tea.Tick(cutTick, func(time.Time) tea.Msg { return cutTickMsg{gen} })
+}
+
+// onCutTick redraws the cut's progress and asks for the next tick while
+// it runs.
+func (m *Model) onCutTick(msg cutTickMsg) tea.Cmd {
+	r := m.cut.running
+	if r == nil || r.gen != msg.gen {
+		return nil
+	}
+	r.ticks++
+	return cutTickCmd(msg.gen)
 }
 
 // onCut shows the cut written, or its error on one line.
@@ -183,9 +208,9 @@ func (m *Model) cutStatus(wide bool) string {
 	case r == nil:
 		return ""
 	case wide:
-		return fmt.Sprintf("cutting ticks %d–%d… · ", r.from, r.to)
+		return fmt.Sprintf("%s cutting ticks %d–%d… %.1f s · ", spinner[r.ticks%len(spinner)], r.from, r.to, time.Since(r.started).Seconds())
 	}
-	return "cutting… · "
+	return spinner[r.ticks%len(spinner)] + " cutting… · "
 }
 
 // windowTitle is the timeline title's word on the window marked.

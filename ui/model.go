@@ -313,6 +313,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	case cutMsg:
 		m.onCut(msg)
 		return m, m.resumeGrading()
+	case cutTickMsg:
+		return m, m.onCutTick(msg)
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:
