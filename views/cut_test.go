@@ -64,3 +64,23 @@ func TestCutReportWrapsTheCommand(t *testing.T) {
 		t.Errorf("a box of 8 lines:\n%s", short)
 	}
 }
+
+// The window marked for a cut is a bracket down the timeline's left edge,
+// where the cursor's '>' goes; the cursor row keeps its '>'.
+func TestTimelineWindowBracket(t *testing.T) {
+	rows := []TimelineRow{
+		{Kind: RowCommand, Index: 1, Tick: 398, Name: "DEM_Packet"},
+		{Kind: RowCommand, Index: 2, Tick: 400, Name: "DEM_Packet", Window: WindowFirst},
+		{Kind: RowCommand, Index: 3, Tick: 402, Name: "DEM_Packet", Window: WindowIn},
+		{Kind: RowCommand, Index: 4, Tick: 404, Name: "DEM_Packet", Window: WindowIn},
+		{Kind: RowCommand, Index: 5, Tick: 406, Name: "DEM_Packet", Window: WindowLast},
+		{Kind: RowCommand, Index: 6, Tick: 408, Name: "DEM_Packet", Window: WindowOnly},
+	}
+	lines := strings.Split(Timeline(TimelineInput{Rows: rows, Cursor: 3, Width: 40, Height: 10, Theme: NoColorTheme()}), "\n")
+	want := []string{" ", "┌", "┆", ">", "└", "["}
+	for i, w := range want {
+		if got := []rune(lines[i+1])[0]; string(got) != w {
+			t.Errorf("row %d starts with %q, want %q:\n%s", i, got, w, strings.Join(lines, "\n"))
+		}
+	}
+}
