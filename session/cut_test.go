@@ -104,3 +104,12 @@ func TestFileCut(t *testing.T) {
 		t.Errorf("files left in the folder: %v", names)
 	}
 }
+
+func TestExpandHome(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	for in, want := range map[string]string{"~/a.dem": "/home/u/a.dem", "a.dem": "a.dem", "~a.dem": "~a.dem", "/x/~/a.dem": "/x/~/a.dem"} {
+		if got := ExpandHome(in); got != want {
+			t.Errorf("ExpandHome(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
