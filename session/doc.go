@@ -30,7 +30,9 @@
 // a what-if promoted to --as changes), values.go (value evidence of
 // unknown types), strings.go and strwalk.go (string tables and their bit
 // walk), wire.go and capture.go (protobuf bodies, broadcast captures,
-// places), novel.go (what dembug does not know of the format).
+// places), novel.go (what dembug does not know of the format), cut.go (a
+// tick window of the file written as a replay of its own, and the dembug
+// cut line that repeats it).
 //
 // Package ui imports it and neither engine/replay, engine/entity nor
 // engine/infer: where the UI needs an engine type this package names it

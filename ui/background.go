@@ -54,8 +54,9 @@ func (m *Model) gradeStep() tea.Cmd {
 	return safe(func() tea.Msg { return gradeMsg{gen, g.Step(budget)} })
 }
 
-// busy reports whether a decode the user asked for is running.
-func (m *Model) busy() bool { return m.loading || m.scan != nil }
+// busy reports whether work the user asked for (a decode, a scan, a cut)
+// is running.
+func (m *Model) busy() bool { return m.loading || m.scan != nil || m.cut.running != nil }
 
 func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
 	if !m.jobs.current(jobGrade, msg.gen) || msg.ch == nil || m.grader == nil {

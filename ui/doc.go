@@ -11,7 +11,7 @@
 //
 // Files by area: run.go (starting the program), model.go (the root model and
 // message routing), reopen.go (the file under other aliases), modal.go (the
-// ordered modals: prompt, picker, anomaly list, help), input.go and keys.go
+// ordered modals: prompt, picker, anomaly list, help, cut report), input.go and keys.go
 // (keys), selection.go, navigate.go, jumplist.go and searchcount.go
 // (timeline rows, navigation, the jump list, search and filter), layout.go,
 // view.go and status.go (the panes and the status line), rows.go (pane rows
@@ -22,7 +22,8 @@
 // suspect), infer.go and values.go (what unknown names behave as), novel.go
 // (what dembug does not know of the format), whatif.go, pickalign.go and
 // promote.go (what-ifs and their promotion to --as), compare.go (another
-// parser's trace beside ours), background.go, jobs.go and gcroom.go (work
+// parser's trace beside ours), cut.go (a tick window marked on the
+// timeline and written as a replay of its own), background.go, jobs.go and gcroom.go (work
 // off the loop, its one generation rule), derive.go (what the panes show,
 // derived after each Update), memo.go (the keys of the panes' cached rows:
 // a place, session.Ref, and the data they depend on). AGENTS.md holds the

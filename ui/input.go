@@ -164,6 +164,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.rebuild()
 			m.follow()
 			m.setNote("filter cleared", false)
+		} else if m.cut.marked {
+			m.clearWindow()
 		}
 	case key.Matches(msg, k.JumpBack):
 		return m.jumpBack()
@@ -211,6 +213,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevDiff):
 		m.jumps.force = true
 		return m.stepDifference(-1)
+	case key.Matches(msg, k.MarkWindow):
+		m.markWindow()
+	case key.Matches(msg, k.WriteWindow):
+		m.writeWindow()
 	case key.Matches(msg, k.ApplyInferred):
 		return m.applyInferred()
 	case key.Matches(msg, k.Promote):
@@ -379,6 +385,8 @@ func (m *Model) onPromptKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.doSearch(text)
 		case promptFilter:
 			return m.setFilter(text)
+		case promptCut:
+			return m.startCut(text)
 		}
 		return nil
 	case "backspace":

@@ -18,6 +18,7 @@ const (
 	jobCount             // the count of a search's matches
 	jobWhatIf            // a what-if decode
 	jobWalk              // a string table's bit walk
+	jobCut               // a tick window written as a replay (cut.go)
 	numJobs
 )
 
@@ -43,6 +44,11 @@ func (j jobs) now(k job) stamp { return stamp{j.file, j.n[k]} }
 
 // current reports whether a result stamped s is k's latest.
 func (j *jobs) current(k job, s stamp) bool { return s == j.now(k) }
+
+// latest reports whether a result stamped s is k's latest start under
+// this file or one it was reopened from: for work whose effect outlives
+// the file's decode (a cut written to disk is reported after a reopen).
+func (j *jobs) latest(k job, s stamp) bool { return s.n == j.n[k] }
 
 // reopened is the stamps after the file is opened again: every earlier
 // start is superseded.

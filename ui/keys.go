@@ -29,6 +29,7 @@ type KeyMap struct {
 	Help, Back, Quit              key.Binding
 	JumpBack, JumpForward         key.Binding
 	OpStream, Promote             key.Binding
+	MarkWindow, WriteWindow       key.Binding
 }
 
 // DefaultKeyMap returns the bindings.
@@ -75,6 +76,8 @@ func DefaultKeyMap() KeyMap {
 		OpStream:      b([]string{"o"}, "o", "inspector: the update's field-path ops"),
 		JumpBack:      b([]string{"ctrl+o"}, "ctrl+o", "back to before the last jump"),
 		JumpForward:   b([]string{"ctrl+i", "ctrl+n"}, "ctrl+i ctrl+n", "forward again (ctrl+i is tab on most terminals)"),
+		MarkWindow:    b([]string{"v"}, "v", "mark a window's first / last tick"),
+		WriteWindow:   b([]string{"w"}, "w", "write the window as a replay"),
 	}
 }
 
@@ -104,6 +107,7 @@ func (k KeyMap) groups() []keyGroup {
 		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent, k.JumpBack, k.JumpForward}},
 		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.Promote, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
 		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.OpStream, k.Help, k.Back, k.Quit}},
+		{"Cut", []key.Binding{k.MarkWindow, k.WriteWindow}},
 	}
 }
 
@@ -137,6 +141,7 @@ func legend() []views.HelpGroup {
 		{Keys: "z", Desc: "snappy-compressed command"},
 		{Keys: "37f 558b", Desc: "fields written, bits of an update"},
 		{Keys: ">", Desc: "the selection"},
+		{Keys: "┌ ┆ └", Desc: "timeline: the window marked for a cut (v)"},
 		{Keys: "*", Desc: "entity: written by the update; what-if: changed"},
 		{Keys: "+ -", Desc: "what-if: read only by the what-if / the original"},
 		{Keys: "^ ~", Desc: "bitstream: value bits / path bits"},

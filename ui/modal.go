@@ -28,7 +28,7 @@ type modal interface {
 
 // modals in the order they take the keys: the first open one has them.
 // At most one is open at a time (each opens from the panes' keys only).
-var modals = []modal{promptModal{}, pickerModal{}, listModal{}, helpModal{}}
+var modals = []modal{promptModal{}, pickerModal{}, listModal{}, helpModal{}, cutModal{}}
 
 // openModal is the open modal, or nil when the panes have the keys.
 func (m *Model) openModal() modal {
@@ -51,6 +51,9 @@ func (promptModal) view(m *Model, bodyH int) string { return m.panesBody(bodyH) 
 
 func (promptModal) status(m *Model) (string, string, string) {
 	label := promptLabels[m.prompt]
+	if m.prompt == promptCut {
+		label = m.cutPromptLabel()
+	}
 	if m.prompt == promptSearch && m.lastSearch != "" {
 		label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
 	}

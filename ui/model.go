@@ -61,6 +61,7 @@ const (
 	promptSearch
 	promptFilter
 	promptEntity
+	promptCut // the file to write the marked window to (cut.go)
 )
 
 var promptLabels = map[promptKind]string{
@@ -177,6 +178,9 @@ type Model struct {
 	// The command line a what-if was promoted to (P, promote.go) and how
 	// many values it changed.
 	promoted string
+
+	// The tick window marked for a cut and the cut written (cut.go).
+	cut cutState
 }
 
 // viewCache keeps derived pane data for the current selection.
@@ -306,6 +310,11 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		return m, m.onInfer(msg)
 	case promoteMsg:
 		m.onPromote(msg)
+	case cutMsg:
+		m.onCut(msg)
+		return m, m.resumeGrading()
+	case cutTickMsg:
+		return m, m.onCutTick(msg)
 	case gradeMsg:
 		return m, m.onGrade(msg)
 	case gradeResumeMsg:

@@ -9,7 +9,7 @@ import "github.com/dembug/dembug/session"
 // old file's work still on their way carry an older generation and are
 // dropped.
 func (m *Model) reopen(f *session.File) {
-	w, h, theme, jobs := m.w, m.h, m.theme, m.jobs.reopened()
+	w, h, theme, jobs, cut := m.w, m.h, m.theme, m.jobs.reopened(), m.cut
 	if m.stopIndex != nil {
 		m.stopIndex()
 	}
@@ -18,4 +18,5 @@ func (m *Model) reopen(f *session.File) {
 	*m = *newModel(m.path, f, opts)
 	m.w, m.h, m.theme = w, h, theme
 	m.jobs = jobs
+	m.cut = cut // the marks are ticks of the same bytes; a cut written is on disk
 }

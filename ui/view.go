@@ -104,6 +104,7 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 	if m.filter != nil {
 		title += fmt.Sprintf(" · filter %q", m.filterText)
 	}
+	title += m.windowTitle()
 	if len(m.rows) > 0 && m.cursor >= 0 {
 		title += fmt.Sprintf(" · %d/%d", m.cursor+1, len(m.rows))
 	}
@@ -124,6 +125,7 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 	for _, r := range m.rows[top:end] {
 		vr = append(vr, m.viewRow(r))
 	}
+	m.markWindowRows(vr, top)
 	return title, views.Timeline(views.TimelineInput{Rows: vr, Cursor: m.cursor - top, Width: w, Height: h, Theme: m.theme})
 }
 
@@ -678,6 +680,7 @@ func (m *Model) statusLine() string {
 	if m.scan != nil {
 		right = m.scanStatus() + "? keys" // the scan's progress, not the panes' keys
 	}
+	right = m.cutStatus(true) + right
 	left := m.location()
 	switch {
 	case m.fatal != "":
@@ -700,6 +703,7 @@ func (m *Model) statusLine() string {
 		} else if m.scan != nil {
 			right = m.scanNarrow()
 		}
+		right = m.cutStatus(false) + right
 	}
 	if md == nil && !m.file.Aliases().Empty() && (m.w >= 100 || m.note == "") {
 		// (a narrow line gives a note the room)

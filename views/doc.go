@@ -19,4 +19,5 @@
 //	compare.go    another parser's read beside ours (CompareSection)
 //	whatif.go     the what-if diff table, the picker, Overlay
 //	help.go       the help screen and the status bar
+//	cut.go        the report of a tick window written as a replay (CutReport)
 package views

@@ -36,7 +36,27 @@ type TimelineRow struct {
 	Bits   uint   // updates: bits in the entity data
 
 	Text string // error and note rows
+
+	// Window marks a row inside the tick window marked for a cut; it is
+	// drawn where the cursor's '>' goes (the cursor row keeps its '>').
+	Window WindowMark
 }
+
+// WindowMark is where a timeline row stands in the window marked for a
+// cut: outside, its first row, a row inside, its last row, or its only
+// row.
+type WindowMark uint8
+
+const (
+	WindowOut WindowMark = iota
+	WindowFirst
+	WindowIn
+	WindowLast
+	WindowOnly
+)
+
+// windowGlyphs draw the window as a bracket down the timeline's left edge.
+var windowGlyphs = [...]string{WindowOut: " ", WindowFirst: "┌", WindowIn: "┆", WindowLast: "└", WindowOnly: "["}
 
 // TimelineInput is the visible window of the timeline. The caller keeps
 // the scroll position: Rows are the rows to show, top first.
@@ -115,6 +135,8 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 	mark := " "
 	if cursor {
 		mark = ">"
+	} else if int(r.Window) < len(windowGlyphs) {
+		mark = windowGlyphs[r.Window]
 	}
 	exp := expander(r)
 	if r.Err {

@@ -1,0 +1,181 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CutReportInput is a written cut (a tick window saved as a replay of its
+// own) as the cut's box shows it.
+type CutReportInput struct {
+	Out     string // the file written
+	Command string // the command line that writes it again
+	// First and Last are the ticks of the window's first and last
+	// commands; StateTick the tick the full frame holds, -1 for none.
+	First, Last, StateTick     int32
+	Commands, Entities, Tables int
+	Size, InSize               int // bytes of the cut and of its source
+	Carried, Past              string
+	Notes                      []string // what the cut could not carry
+	Problems                   []string // the window misaligns, ends early
+	Seconds                    float64  // how long it took; 0: not said
+	Footer                     string
+	Width, Height              int // Height 0: as tall as the report
+	Theme                      Theme
+}
+
+type cutLine struct {
+	text string
+	role int // 0 text, 1 dim, 2 warning, 3 error, 4 the command
+}
+
+// cutLines are the report's lines, wrapped to w cells.
+func cutLines(in CutReportInput, w int) []cutLine {
+	var out []cutLine
+	// add wraps s under a margin: lead before its first line, two more
+	// cells before the lines it wraps onto.
+	add := func(role int, s, lead string) {
+		for i, l := range wrapWords(s, max(1, w-len(lead)-2)) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, cutLine{lead + l, role})
+		}
+	}
+	add(0, "wrote "+in.Out, " ")
+	add(0, fmt.Sprintf("ticks %d–%d: %s as they were", in.First, in.Last, Count(in.Commands, "command")), " ")
+	if in.StateTick >= 0 {
+		add(0, fmt.Sprintf("a full frame of %s at tick %d", Count(in.Entities, "entity|entities"), in.StateTick), " ")
+	} else {
+		add(0, "no state before it: the window starts with the game", " ")
+	}
+	stood := "as they stood"
+	if in.Tables == 1 {
+		stood = "as it stood"
+	}
+	add(0, fmt.Sprintf("%s %s", Count(in.Tables, "string table"), stood), " ")
+	size := fmt.Sprintf("%s of %s", SizeText(in.Size), SizeText(in.InSize))
+	switch {
+	case in.Seconds >= 0.1:
+		size += fmt.Sprintf(", in %.1f s", in.Seconds)
+	case in.Seconds > 0:
+		size += ", in under 0.1 s"
+	}
+	add(0, size, " ")
+	if in.Carried != "" || in.Past != "" || len(in.Notes)+len(in.Problems) > 0 {
+		out = append(out, cutLine{"", 0})
+	}
+	if in.Carried != "" {
+		add(1, in.Carried, " ")
+	}
+	if in.Past != "" {
+		add(1, "left out as events before the window: "+in.Past, " ")
+	}
+	for _, n := range in.Notes {
+		add(2, "note: "+n, " ")
+	}
+	for _, p := range in.Problems {
+		add(3, "✗ "+p, " ")
+	}
+	out = append(out, cutLine{"", 0}, cutLine{" the same from the shell:", 1})
+	// A command too long for the box goes on with a backslash at each
+	// break, so that the lines copied from the terminal still run.
+	cmd := wrapShell(in.Command, max(1, w-7))
+	for i, l := range cmd {
+		lead := "   "
+		if i > 0 {
+			lead = "     "
+		}
+		if i < len(cmd)-1 {
+			l += " \\"
+		}
+		out = append(out, cutLine{lead + l, 4})
+	}
+	return out
+}
+
+// CutReportLines is how many lines the report's box needs at its width.
+func CutReportLines(in CutReportInput) int { return len(cutLines(in, max(1, in.Width-2))) + 3 }
+
+// CutReport draws the report in a focused box of Width×Height cells
+// (Height 0: CutReportLines), the footer on its last inside line.
+func CutReport(in CutReportInput) string {
+	t := in.Theme
+	iw := max(1, in.Width-2)
+	h := in.Height
+	if h <= 0 {
+		h = CutReportLines(in)
+	}
+	lines := cutLines(in, iw)
+	room := max(0, h-3)
+	if len(lines) > room {
+		// The command line is what the box is for: it stays, the notes
+		// above it go first.
+		keep := lines[len(lines)-min(room, len(lines)):]
+		lines = keep
+	}
+	styles := []func(string) string{
+		func(s string) string { return t.paint(t.Text, s) },
+		func(s string) string { return t.paint(t.Dim, s) },
+		func(s string) string { return t.paint(t.Warning, s) },
+		func(s string) string { return t.paint(t.Error, s) },
+		func(s string) string { return t.paint(t.SelectedValue, s) },
+	}
+	body := make([]string, 0, room+1)
+	for _, l := range lines {
+		body = append(body, styles[l.role](Fit(l.text, iw)))
+	}
+	for len(body) < room {
+		body = append(body, strings.Repeat(" ", iw))
+	}
+	body = append(body, t.paint(t.Dim, Fit(" "+in.Footer, iw)))
+	return Box("Cut written", strings.Join(body, "\n"), in.Width, h, true, t)
+}
+
+// SizeText is a byte count in the unit that reads best: 439 KB, 2.4 MB.
+func SizeText(n int) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return Count(n, "byte")
+}
+
+// wrapShell breaks a shell command into lines of at most w cells at the
+// spaces between its words (not those inside single quotes); a word longer
+// than a line has a line of its own.
+func wrapShell(s string, w int) []string {
+	var words []string
+	start, quoted := 0, false
+	for i, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case r == ' ' && !quoted:
+			if i > start {
+				words = append(words, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		words = append(words, s[start:])
+	}
+	var out []string
+	line := ""
+	for _, word := range words {
+		switch {
+		case line == "":
+			line = word
+		case Width(line)+1+Width(word) <= w:
+			line += " " + word
+		default:
+			out, line = append(out, line), word
+		}
+	}
+	return append(out, line)
+}
