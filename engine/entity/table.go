@@ -399,7 +399,11 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		problem = provenance.OverRead
 	} else if r.Remaining() >= 8 {
 		res.Misaligned = true
-		res.Err = fmt.Errorf("%s left unread after %d updates (ends at bit %s of %s)", bitio.Size(r.Remaining()), m.UpdatedEntries, bitio.Offset(r.Pos()), bitio.Offset(res.DataBits))
+		updates := "updates"
+		if m.UpdatedEntries == 1 {
+			updates = "update"
+		}
+		res.Err = fmt.Errorf("%s left unread after %d %s (ends at bit %s of %s)", bitio.Size(r.Remaining()), m.UpdatedEntries, updates, bitio.Offset(r.Pos()), bitio.Offset(res.DataBits))
 		problem = provenance.Unread
 	}
 	if rec != nil && res.Err != nil {
