@@ -12,6 +12,7 @@ import (
 	"github.com/dembug/dembug/engine/cut"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
+	"github.com/dembug/dembug/views"
 )
 
 // CutFile cuts the window of data into the file out, written whole or not
@@ -41,26 +42,13 @@ func WriteCutSummary(w io.Writer, out string, res *cut.Result, inBytes int) {
 		as = "in .dem framing"
 	}
 	fmt.Fprintf(w, "%s: ticks %d–%d (%d commands %s), %s, %d string tables as they stood; %s of %s\n",
-		out, res.First, res.Last, res.Commands, as, state, res.Tables, sizeText(len(res.Data)), sizeText(inBytes))
+		out, res.First, res.Last, res.Commands, as, state, res.Tables, views.SizeText(len(res.Data)), views.SizeText(inBytes))
 	if res.Carried != "" {
 		fmt.Fprintf(w, "  %s\n", res.Carried)
 	}
 	if res.Past != "" {
 		fmt.Fprintf(w, "  left out as events before the window: %s\n", res.Past)
 	}
-}
-
-// sizeText is a byte count in the unit that reads best.
-func sizeText(n int) string {
-	switch {
-	case n >= 10<<20:
-		return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func cutCmd() *cobra.Command {

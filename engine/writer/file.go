@@ -37,24 +37,10 @@ func NewFile() *File {
 // snappy-compressed and the kind carries the compression flag. It returns
 // the command's byte offset.
 func (f *File) Command(kind container.Kind, tick int32, body []byte, compress bool) int {
-	off := len(f.buf)
-	switch kind {
-	case container.FileInfo:
-		f.fileInfo = off
-	case container.SpawnGroups:
-		f.spawnGroups = off
-	}
-	cmd := uint64(kind)
 	if compress {
 		body = snappy.Encode(nil, body)
-		cmd |= compressedFlag
 	}
-	f.buf = protowire.AppendVarint(f.buf, cmd)
-	f.buf = protowire.AppendVarint(f.buf, uint64(uint32(tick)))
-	f.buf = protowire.AppendVarint(f.buf, uint64(len(body)))
-	f.buf = append(f.buf, body...)
-	f.commands++
-	return off
+	return f.Raw(kind, tick, compress, body)
 }
 
 // Raw appends a command exactly as another file framed it: kind, tick and
