@@ -17,11 +17,11 @@ import (
 // they are (the usual signon one) allocates nothing per entry.
 func (r *Replay) snapshot(body []byte) error {
 	c := wiretree.NewCursor(body)
-	for c.Next() {
+	for c.Step() {
 		if c.Num != 1 || c.Type != protowire.BytesType {
 			continue
 		}
-		if err := r.restoreTable(c.Data); err != nil {
+		if err := r.restoreTable(c.Bytes()); err != nil {
 			return fmt.Errorf("CDemoStringTables: %w", err)
 		}
 	}
@@ -35,9 +35,9 @@ func (r *Replay) snapshot(body []byte) error {
 func (r *Replay) restoreTable(d []byte) error {
 	var name []byte
 	c := wiretree.NewCursor(d)
-	for c.Next() {
+	for c.Step() {
 		if c.Num == 1 && c.Type == protowire.BytesType {
-			name = c.Data // the last one, as protobuf reads it
+			name = c.Bytes() // the last one, as protobuf reads it
 		}
 	}
 	if err := c.Err(); err != nil {
@@ -45,19 +45,20 @@ func (r *Replay) restoreTable(d []byte) error {
 	}
 	t := r.Strings.ByName(string(name))
 	n := int32(0)
-	for c = wiretree.NewCursor(d); c.Next(); {
+	// Step, not Next: see wiretree.Cursor.Step.
+	for c = wiretree.NewCursor(d); c.Step(); {
 		if c.Num != 2 || c.Type != protowire.BytesType {
 			continue
 		}
 		var key, value []byte
 		hasValue := false
-		ic := wiretree.NewCursor(c.Data)
-		for ic.Next() {
+		ic := wiretree.NewCursor(c.Bytes())
+		for ic.Step() {
 			switch {
 			case ic.Num == 1 && ic.Type == protowire.BytesType:
-				key = ic.Data
+				key = ic.Bytes()
 			case ic.Num == 2 && ic.Type == protowire.BytesType:
-				value, hasValue = ic.Data, true
+				value, hasValue = ic.Bytes(), true
 			}
 		}
 		if err := ic.Err(); err != nil {

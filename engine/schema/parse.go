@@ -241,13 +241,13 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField, symBytes int
 	c := wiretree.NewCursor(b)
-	for c.Next() {
+	for c.Step() {
 		switch c.Num {
 		case 1:
 			nSer++
 		case 2:
 			nSym++
-			symBytes += len(c.Data)
+			symBytes += len(c.Bytes())
 		case 3:
 			nField++
 		}
@@ -261,21 +261,21 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	symEnds := make([]int32, 0, nSym)
 	raws := make([]rawField, 0, nField)
 	rsers := make([]rawSerializer, 0, nSer)
-	for c = wiretree.NewCursor(b); c.Next(); {
+	for c = wiretree.NewCursor(b); c.Step(); {
 		switch c.Num {
 		case 1:
-			rs, err := parseSerializer(c.Data)
+			rs, err := parseSerializer(c.Bytes())
 			if err != nil {
 				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: serializer at byte %d: %w", c.Offset(), err)
 			}
 			rsers = append(rsers, rs)
 		case 2:
-			symBuf = append(symBuf, c.Data...)
+			symBuf = append(symBuf, c.Bytes()...)
 			symEnds = append(symEnds, int32(len(symBuf)))
 		case 3:
 			// Read in place: a rawField is some 500 bytes, with pointers.
 			raws = raws[:len(raws)+1]
-			if err := parseFieldInto(&raws[len(raws)-1], c.Data); err != nil {
+			if err := parseFieldInto(&raws[len(raws)-1], c.Bytes()); err != nil {
 				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: field at byte %d: %w", c.Offset(), err)
 			}
 		}
@@ -486,7 +486,7 @@ func (rs *rawSerializer) walk(fn func(int32)) error {
 func parseFieldInto(rf *rawField, d []byte) error {
 	rf.encoderSym, rf.sendNodeSym, rf.varSerSym = -1, -1, -1
 	c := wiretree.NewCursor(d)
-	for c.Next() {
+	for c.Step() {
 		v := c.V
 		switch c.Num {
 		case 1:
@@ -511,8 +511,8 @@ func parseFieldInto(rf *rawField, d []byte) error {
 			rf.encoderSym = int32(v)
 		case 11:
 			var p [2]int32
-			pc := wiretree.NewCursor(c.Data)
-			for pc.Next() {
+			pc := wiretree.NewCursor(c.Bytes())
+			for pc.Step() {
 				if pc.Num == 1 || pc.Num == 2 {
 					p[pc.Num-1] = int32(pc.V)
 				}
