@@ -139,6 +139,18 @@ func (c *Collector) Message(g game.Game, typ uint32, at Place) {
 // malformed body stops the scan quietly: the message's own parser reports
 // it.
 func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
+	c.fields(m, g, body, at, numMsgs)
+}
+
+// FieldsPlain is Fields passing over, unread, the nested messages of kind
+// plain, which the caller has read and found to hold only fields their
+// definition gives (a schema's serializers, some 300,000 field indexes in
+// a Dota 2 signon, that its parse reads anyway).
+func (c *Collector) FieldsPlain(m Msg, g game.Game, body []byte, at Place, plain Msg) {
+	c.fields(m, g, body, at, plain)
+}
+
+func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg) {
 	if m >= numMsgs {
 		return
 	}
@@ -201,9 +213,9 @@ func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
 			c.note(key{KindField, m, int(num)}, at, func() Item {
 				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wiretree.TypeName(typ), Value: brief(typ, v)}
 			})
-		} else if kid, ok := kids[int(num)]; ok && typ == protowire.BytesType {
+		} else if kid, ok := kids[int(num)]; ok && typ == protowire.BytesType && kid != plain {
 			if d, k := protowire.ConsumeBytes(v); k >= 0 {
-				c.Fields(kid, g, d, at)
+				c.fields(kid, g, d, at, plain)
 			}
 		}
 	}

@@ -180,7 +180,15 @@ type Schema struct {
 	// simulation times are read with; 0 when it gave none (each game's
 	// usual one, simTickInterval).
 	TickInterval float32
+	// plain: see PlainSerializers.
+	plain bool
 }
+
+// PlainSerializers reports whether the parse read every serializer
+// message as Valve writes it: a name symbol, a version and field indexes,
+// as one-byte-tag varints (checkIndexes), nothing else. False when
+// unknown, as for a Realias copy.
+func (s *Schema) PlainSerializers() bool { return s.plain }
 
 // Serializer returns the serializer for a class's network name, its field
 // list read.
@@ -294,12 +302,14 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	}
 	var edges []nestEdge
 	starts := make([]int32, len(rsers)+1)
+	plain := true
 	for i := range rsers {
 		var err error
 		if edges, err = rsers[i].read(hasSer, edges); err != nil {
 			return nil, rsers[i].error(err)
 		}
 		starts[i+1] = int32(len(edges))
+		plain = plain && rsers[i].fast
 	}
 	symAll := string(symBuf)
 	symbols := make([]string, len(symEnds))
@@ -316,7 +326,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval}
+	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval, plain: plain}
 	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
