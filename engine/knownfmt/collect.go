@@ -160,7 +160,6 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg)
 	// skip: the numbers below 64 known and holding no message dembug
 	// goes into, whose values are passed over unread.
 	skip := knownMask[g][m] &^ kidMask[m]
-	kids := tables[m].kids
 	for len(body) > 0 {
 		// Commonest of all, skipped in place: varints of numbers in skip
 		// with one-byte tags (a schema's serializers list their field
@@ -209,11 +208,15 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg)
 		if num < 64 && skip&(1<<num) != 0 {
 			continue
 		}
-		if !Known(m, g, int(num)) {
+		known := num < 64 && knownMask[g][m]>>num&1 != 0 // Known, without the call
+		if num >= 64 {
+			known = Known(m, g, int(num))
+		}
+		if !known {
 			c.note(key{KindField, m, int(num)}, at, func() Item {
 				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wiretree.TypeName(typ), Value: brief(typ, v)}
 			})
-		} else if kid, ok := kids[int(num)]; ok && typ == protowire.BytesType && kid != plain {
+		} else if kid, ok := kidOf(m, num); ok && typ == protowire.BytesType && kid != plain {
 			if d, k := protowire.ConsumeBytes(v); k >= 0 {
 				c.fields(kid, g, d, at, plain)
 			}
