@@ -78,8 +78,13 @@ func (c *Cursor) step() (ok, tagged bool) {
 		return false, false
 	}
 	c.at = c.off
-	tag, n := uvarint(c.b[c.off:])
-	if n < 0 {
+	// One-byte tags, values and lengths (most) in place: uvarint is
+	// too large to inline.
+	var tag uint64
+	var n int
+	if x := c.b[c.off]; x < 0x80 {
+		tag, n = uint64(x), 1
+	} else if tag, n = uvarintLong(c.b[c.off:]); n < 0 {
 		return c.fail(0, protowire.ParseError(n)), false
 	}
 	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
@@ -90,14 +95,17 @@ func (c *Cursor) step() (ok, tagged bool) {
 	off := c.off + n
 	switch typ {
 	case protowire.VarintType:
-		c.V, n = uvarint(c.b[off:])
-		if n < 0 {
+		if off < len(c.b) && c.b[off] < 0x80 {
+			c.V, n = uint64(c.b[off]), 1
+		} else if c.V, n = uvarintLong(c.b[off:]); n < 0 {
 			return c.fail(num, protowire.ParseError(n)), true
 		}
 		off += n
 	case protowire.BytesType:
-		size, n := uvarint(c.b[off:])
-		if n < 0 {
+		var size uint64
+		if off < len(c.b) && c.b[off] < 0x80 {
+			size, n = uint64(c.b[off]), 1
+		} else if size, n = uvarintLong(c.b[off:]); n < 0 {
 			return c.fail(num, protowire.ParseError(n)), true
 		}
 		off += n
