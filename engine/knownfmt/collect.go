@@ -199,8 +199,14 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg)
 			}
 			body = body[n:]
 		}
-		l := skipValue(num, typ, body)
-		if l < 0 {
+		// A length below 128 (most) in place; pre is its size, 0 when
+		// skipValue read the value.
+		l, pre := 0, 0
+		if typ == protowire.BytesType && len(body) > 0 && body[0] < 0x80 {
+			if l, pre = 1+int(body[0]), 1; l > len(body) {
+				return // malformed, as skipValue finds it
+			}
+		} else if l = skipValue(num, typ, body); l < 0 {
 			return
 		}
 		v := body[:l]
@@ -217,7 +223,9 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg)
 				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wiretree.TypeName(typ), Value: brief(typ, v)}
 			})
 		} else if kid, ok := kidOf(m, num); ok && typ == protowire.BytesType && kid != plain {
-			if d, k := protowire.ConsumeBytes(v); k >= 0 {
+			if pre > 0 {
+				c.fields(kid, g, v[pre:], at, plain)
+			} else if d, k := protowire.ConsumeBytes(v); k >= 0 {
 				c.fields(kid, g, d, at, plain)
 			}
 		}
