@@ -50,19 +50,20 @@ func (r *Replay) restoreTable(d []byte) error {
 		if c.Num != 2 || c.Type != protowire.BytesType {
 			continue
 		}
-		var key, value []byte
-		hasValue := false
-		ic := wiretree.NewCursor(c.Bytes())
-		for ic.Step() {
-			switch {
-			case ic.Num == 1 && ic.Type == protowire.BytesType:
-				key = ic.Bytes()
-			case ic.Num == 2 && ic.Type == protowire.BytesType:
-				value, hasValue = ic.Bytes(), true
+		key, value, hasValue, ok := shortItem(c.Bytes())
+		if !ok {
+			ic := wiretree.NewCursor(c.Bytes())
+			for ic.Step() {
+				switch {
+				case ic.Num == 1 && ic.Type == protowire.BytesType:
+					key = ic.Bytes()
+				case ic.Num == 2 && ic.Type == protowire.BytesType:
+					value, hasValue = ic.Bytes(), true
+				}
 			}
-		}
-		if err := ic.Err(); err != nil {
-			return err
+			if err := ic.Err(); err != nil {
+				return err
+			}
 		}
 		switch {
 		case t != nil:
@@ -81,4 +82,22 @@ func (r *Replay) restoreTable(d []byte) error {
 		t.Truncate(n) // a removed baseline entry leaves its class's baseline as it was
 	}
 	return nil
+}
+
+// shortItem reads an item of the usual shape, a key and maybe a value
+// each shorter than 128 bytes and nothing else, by hand: a signon's
+// snapshot holds thousands. ok is false for any other shape, which the
+// general walk then reads.
+func shortItem(d []byte) (key, value []byte, hasValue, ok bool) {
+	if len(d) < 2 || d[0] != 1<<3|2 || d[1] >= 0x80 || int(d[1]) > len(d)-2 {
+		return nil, nil, false, false
+	}
+	key, d = d[2:2+d[1]:2+d[1]], d[2+d[1]:]
+	if len(d) == 0 {
+		return key, nil, false, true
+	}
+	if len(d) < 2 || d[0] != 2<<3|2 || d[1] >= 0x80 || int(d[1]) != len(d)-2 {
+		return nil, nil, false, false
+	}
+	return key, d[2:len(d):len(d)], true, true
 }
