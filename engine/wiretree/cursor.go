@@ -63,7 +63,7 @@ func (c *Cursor) Step() bool {
 }
 
 // Bytes is the current bytes field's value (aliasing the input, capacity
-// clipped) after Step or Next; empty for other fields.
+// clipped) after Step or Next returned true; empty for other fields.
 func (c *Cursor) Bytes() []byte {
 	if c.Type != protowire.BytesType {
 		return nil
