@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Reader consumes bits from a byte slice, lowest bit of each byte first.
@@ -316,7 +317,29 @@ func (r *Reader) VarInt64() int64 {
 // AppendString appends bytes up to (not including) a zero byte, reading at
 // most max bytes; the terminator is consumed.
 func (r *Reader) AppendString(dst []byte, max int) []byte {
-	for i := 0; i < max; i++ {
+	// Seven bytes from each window while they are in the data (string
+	// table keys, a signon's thousands of them, run to dozens of bytes).
+	i := 0
+	for ; max-i >= 7 && r.pos+56 <= r.end; i += 7 {
+		w, ok := r.Window()
+		if !ok {
+			break
+		}
+		w &= 1<<56 - 1
+		// The lowest zero byte's top bit is set here; bits above a zero
+		// byte may be spurious but are never lowest.
+		if z := (w - 0x01010101010101) &^ w & 0x80808080808080; z != 0 {
+			n := uint(bits.TrailingZeros64(z) >> 3)
+			for k := range n {
+				dst = append(dst, byte(w>>(8*k)))
+			}
+			r.pos += 8 * (n + 1)
+			return dst
+		}
+		dst = append(dst, byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48))
+		r.pos += 56
+	}
+	for ; i < max; i++ {
 		b := byte(r.Bits(8))
 		if b == 0 || r.overflow {
 			return dst

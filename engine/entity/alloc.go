@@ -59,3 +59,23 @@ func allocNode(l, c int, owner uint32) *Node {
 	n.owner = owner
 	return n
 }
+
+// newEntity returns a zero entity. A full frame's creates (the signon's
+// hundreds) are cut from blocks of entityBlock: one allocation for many,
+// and they are the long-lived entities, so a block is not kept for a few
+// survivors. A table applies one full frame (the rest are skipped), so the
+// blocks hold no more entities than it created. Other creates allocate
+// alone.
+func (t *Table) newEntity(fullFrame bool) *Entity {
+	if !fullFrame {
+		return &Entity{}
+	}
+	if len(t.entBlock) == cap(t.entBlock) {
+		t.entBlock = make([]Entity, 0, entityBlock)
+	}
+	t.entBlock = t.entBlock[:len(t.entBlock)+1]
+	return &t.entBlock[len(t.entBlock)-1]
+}
+
+// entityBlock is how many entities a block of newEntity holds.
+const entityBlock = 64

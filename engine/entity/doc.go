@@ -9,7 +9,7 @@
 //	baseline.go  decoding class instance baselines; BaselineMisaligned
 //	header.go    ReadHeader, ReadDeletions: header bits re-read, with places
 //	memo.go      update memos: repeated path sections skip path decoding
-//	alloc.go     small nodes allocated together with their values
+//	alloc.go     small nodes allocated with their values; a full frame's entities in blocks
 //	recycle.go   deleted entities' nodes kept for the next create of the class
 //	budget.go    the memory budget Apply checks as the state grows
 //	snapshot.go  Snapshot, Copy, Freeze, Reshare, Rebind: copy-on-write tables

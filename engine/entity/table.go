@@ -109,6 +109,7 @@ type Table struct {
 	ops        []fieldpath.OpRecord
 	fill       updateMemo // what readFields gathers for a memo (memo.go)
 	targetSlab []target   // where memo slots' target buffers are cut from
+	entBlock   []Entity   // where a full frame's creates are cut from (newEntity)
 	br         bitio.Reader
 	free       [][]*Node // by class id: deleted entities' top-level nodes (recycle.go)
 	freeBytes  int
@@ -462,7 +463,8 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		}
 		t.recycle(t.Entities[index]) // a create replaces the entity there
 		tok := newOwner()
-		e = &Entity{Index: index, Serial: serial, Class: c, State: base, Active: true, SpawnGroup: spawnGroup, owner: tok}
+		e = t.newEntity(!m.IsDelta)
+		e.Index, e.Serial, e.Class, e.State, e.Active, e.SpawnGroup, e.owner = index, serial, c, base, true, spawnGroup, tok
 		op = provenance.Create
 		t.Entities[index] = e
 		withFields = true

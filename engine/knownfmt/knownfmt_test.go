@@ -150,3 +150,26 @@ func TestTablesAreConsistent(t *testing.T) {
 		}
 	}
 }
+
+// FieldsPlain passes over the nested messages of the kind it names, and
+// only those: an unknown field in a serializer goes unnoted, one in a
+// serializer field (another kind) or in the outer message is noted.
+func TestFieldsPlainPassesOverOneKind(t *testing.T) {
+	ser := varintField(nil, 1, 3)
+	ser = varintField(ser, 9, 1) // unknown in ProtoFlattenedSerializer_t
+	field := varintField(nil, 2, 4)
+	field = varintField(field, 40, 1) // unknown in ProtoFlattenedSerializerField_t
+	body := bytesField(nil, 1, ser)
+	body = bytesField(body, 3, field)
+	body = varintField(body, 50, 1) // unknown in CSVCMsg_FlattenedSerializer
+	var all, plain Collector
+	all.Fields(FlattenedSerializer, game.Dota2, body, Place{})
+	plain.FieldsPlain(FlattenedSerializer, game.Dota2, body, Place{}, Serializer)
+	if got := all.Items(); len(got) != 3 || got[0].ID != 9 {
+		t.Fatalf("Fields: %+v", got)
+	}
+	got := plain.Items()
+	if len(got) != 2 || got[0].ID != 40 || got[1].ID != 50 {
+		t.Fatalf("FieldsPlain: %+v", got)
+	}
+}

@@ -1,6 +1,10 @@
 package knownfmt
 
-import "github.com/dembug/dembug/engine/game"
+import (
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/game"
+)
 
 // The field numbers of the messages dembug reads, as the public protobuf
 // definitions of Dota 2, Counter-Strike 2 and Deadlock give them, old and
@@ -218,6 +222,32 @@ func init() {
 			}
 		}
 	}
+}
+
+// kids16[m][num] is tables[m].kids[num] for the numbers below 16 (every
+// kid's), numMsgs for none: an array read where a map lookup cost more than
+// the rest of a nested message's scan.
+var kids16 [numMsgs][16]Msg
+
+func init() {
+	for m := range tables {
+		for num := range kids16[m] {
+			kids16[m][num] = numMsgs
+			if k, ok := tables[m].kids[num]; ok {
+				kids16[m][num] = k
+			}
+		}
+	}
+}
+
+// kidOf is the nested message field num of m holds, where dembug reads it.
+func kidOf(m Msg, num protowire.Number) (Msg, bool) {
+	if num >= 0 && num < 16 {
+		k := kids16[m][num]
+		return k, k != numMsgs
+	}
+	k, ok := tables[m].kids[int(num)]
+	return k, ok
 }
 
 // Known reports whether field num of message m is known for game g. Under

@@ -4,6 +4,7 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/schema"
 )
 
 // formatPlace is where loc is, for the format collector.
@@ -22,10 +23,7 @@ func (r *Replay) formatCommand(c *container.Command, loc Location) {
 	case container.FileInfo:
 		m = knownfmt.FileInfo
 	case container.SendTables:
-		m = knownfmt.SendTables
-		if data, err := messages.SendTablesData(c.Body); err == nil {
-			r.Format.Fields(knownfmt.FlattenedSerializer, r.Game, data, formatPlace(loc))
-		}
+		return // formatSendTables, once the schema is parsed
 	case container.ClassInfo:
 		m = knownfmt.DemoClassInfo
 	case container.StringTables:
@@ -42,6 +40,22 @@ func (r *Replay) formatCommand(c *container.Command, loc Location) {
 		return
 	}
 	r.Format.Fields(m, r.Game, c.Body, formatPlace(loc))
+}
+
+// formatSendTables is formatCommand for DEM_SendTables, called once its
+// schema (s, nil when data or the parse failed) is parsed: the serializers
+// that parse read as plain as Valve writes them hold nothing unknown, and
+// are passed over.
+func (r *Replay) formatSendTables(c *container.Command, data []byte, s *schema.Schema, loc Location) {
+	at := formatPlace(loc)
+	switch {
+	case data == nil:
+	case s != nil && s.PlainSerializers():
+		r.Format.FieldsPlain(knownfmt.FlattenedSerializer, r.Game, data, at, knownfmt.Serializer)
+	default:
+		r.Format.Fields(knownfmt.FlattenedSerializer, r.Game, data, at)
+	}
+	r.Format.Fields(knownfmt.SendTables, r.Game, c.Body, at)
 }
 
 // formatInner notes an inner message of a type no table names, or fields

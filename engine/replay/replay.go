@@ -274,6 +274,7 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 	case container.SendTables:
 		data, err := messages.SendTablesData(c.Body)
 		if err != nil {
+			r.formatSendTables(c, nil, nil, loc)
 			return err
 		}
 		// The schema reads its serializers from data as classes are
@@ -288,9 +289,11 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		s := r.Reuse
 		if s == nil || !bytes.Equal(data, r.reuseData) || !s.Aliases.Equal(r.Aliases) || s.TickInterval != r.Server.TickInterval {
 			if s, err = schema.ParseLazyWithTick(data, r.Game, r.Aliases, r.Server.TickInterval); err != nil {
+				r.formatSendTables(c, data, nil, loc)
 				return err
 			}
 		}
+		r.formatSendTables(c, data, s, loc)
 		r.Schema, r.SchemaData = s, data
 		if r.classes != nil {
 			return r.Entities.SetClasses(r.classes, s)

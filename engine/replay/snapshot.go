@@ -17,11 +17,11 @@ import (
 // they are (the usual signon one) allocates nothing per entry.
 func (r *Replay) snapshot(body []byte) error {
 	c := wiretree.NewCursor(body)
-	for c.Next() {
+	for c.Step() {
 		if c.Num != 1 || c.Type != protowire.BytesType {
 			continue
 		}
-		if err := r.restoreTable(c.Data); err != nil {
+		if err := r.restoreTable(c.Bytes()); err != nil {
 			return fmt.Errorf("CDemoStringTables: %w", err)
 		}
 	}
@@ -35,9 +35,9 @@ func (r *Replay) snapshot(body []byte) error {
 func (r *Replay) restoreTable(d []byte) error {
 	var name []byte
 	c := wiretree.NewCursor(d)
-	for c.Next() {
+	for c.Step() {
 		if c.Num == 1 && c.Type == protowire.BytesType {
-			name = c.Data // the last one, as protobuf reads it
+			name = c.Bytes() // the last one, as protobuf reads it
 		}
 	}
 	if err := c.Err(); err != nil {
@@ -45,23 +45,25 @@ func (r *Replay) restoreTable(d []byte) error {
 	}
 	t := r.Strings.ByName(string(name))
 	n := int32(0)
-	for c = wiretree.NewCursor(d); c.Next(); {
+	// Step, not Next: see wiretree.Cursor.Step.
+	for c = wiretree.NewCursor(d); c.Step(); {
 		if c.Num != 2 || c.Type != protowire.BytesType {
 			continue
 		}
-		var key, value []byte
-		hasValue := false
-		ic := wiretree.NewCursor(c.Data)
-		for ic.Next() {
-			switch {
-			case ic.Num == 1 && ic.Type == protowire.BytesType:
-				key = ic.Data
-			case ic.Num == 2 && ic.Type == protowire.BytesType:
-				value, hasValue = ic.Data, true
+		key, value, hasValue, ok := shortItem(c.Bytes())
+		if !ok {
+			ic := wiretree.NewCursor(c.Bytes())
+			for ic.Step() {
+				switch {
+				case ic.Num == 1 && ic.Type == protowire.BytesType:
+					key = ic.Bytes()
+				case ic.Num == 2 && ic.Type == protowire.BytesType:
+					value, hasValue = ic.Bytes(), true
+				}
 			}
-		}
-		if err := ic.Err(); err != nil {
-			return err
+			if err := ic.Err(); err != nil {
+				return err
+			}
 		}
 		switch {
 		case t != nil:
@@ -80,4 +82,22 @@ func (r *Replay) restoreTable(d []byte) error {
 		t.Truncate(n) // a removed baseline entry leaves its class's baseline as it was
 	}
 	return nil
+}
+
+// shortItem reads an item of the usual shape, a key and maybe a value
+// each shorter than 128 bytes and nothing else, by hand: a signon's
+// snapshot holds thousands. ok is false for any other shape, which the
+// general walk then reads.
+func shortItem(d []byte) (key, value []byte, hasValue, ok bool) {
+	if len(d) < 2 || d[0] != 1<<3|2 || d[1] >= 0x80 || int(d[1]) > len(d)-2 {
+		return nil, nil, false, false
+	}
+	key, d = d[2:2+d[1]:2+d[1]], d[2+d[1]:]
+	if len(d) == 0 {
+		return key, nil, false, true
+	}
+	if len(d) < 2 || d[0] != 2<<3|2 || d[1] >= 0x80 || int(d[1]) != len(d)-2 {
+		return nil, nil, false, false
+	}
+	return key, d[2:len(d):len(d)], true, true
 }

@@ -2,7 +2,7 @@ package schema
 
 // A ProtoFlattenedSerializer_t as Valve writes it: its name symbol (field
 // 1), its version (field 2) and each field index (field 3) as a varint of
-// its own, hundreds of them. scanIndexes and fillIndexes read exactly that
+// its own, hundreds of them. checkIndexes and fillIndexes read exactly that
 // shape in plain loops, with no call per index; a message of any other
 // shape (packed indexes, other fields, wire types or long varints) is left
 // to rawSerializer.walk, which reads every shape the wire format allows.
@@ -32,47 +32,7 @@ func shortVarint(b []byte, i int) (v uint64, next int, ok bool) {
 	return 0, 0, false
 }
 
-// scanIndexes reads a serializer message of the usual shape: its name
-// symbol and version (the last of each, as protobuf merges) and how many
-// field indexes it lists. ok is false for any other shape.
-func scanIndexes(msg []byte) (nameSym, version int32, count int, ok bool) {
-	i := 0
-	for i < len(msg) {
-		// A run of indexes below 16,384 (all of a real schema's) needs
-		// no value: each is a tag and one or two bytes.
-		for i+2 < len(msg) && msg[i] == tagIndex {
-			if msg[i+1] < 0x80 {
-				i += 2
-			} else if msg[i+2] < 0x80 {
-				i += 3
-			} else {
-				break
-			}
-			count++
-		}
-		if i >= len(msg) {
-			break
-		}
-		tag := msg[i]
-		var v uint64
-		if v, i, ok = shortVarint(msg, i+1); !ok {
-			return 0, 0, 0, false
-		}
-		switch tag {
-		case tagIndex:
-			count++
-		case tagName:
-			nameSym = int32(v)
-		case tagVersion:
-			version = int32(v)
-		default:
-			return 0, 0, 0, false
-		}
-	}
-	return nameSym, version, count, true
-}
-
-// fillIndexes appends the field each index of a message scanIndexes
+// fillIndexes appends the field each index of a message checkIndexes
 // accepted names. bad is the last index outside fields, or -1.
 func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 	bad = -1
@@ -99,7 +59,7 @@ func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 		tag := msg[i]
 		v, next, ok := shortVarint(msg, i+1)
 		if !ok {
-			break // scanIndexes read it already: never
+			break // checkIndexes read it already: never
 		}
 		i = next
 		if tag != tagIndex {
@@ -119,25 +79,32 @@ func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 // serializer: its position in the serializer's list and the field.
 type nestEdge struct{ pos, field int32 }
 
-// checkIndexes checks the indexes of a message scanIndexes accepted
-// against the fields (hasSer: whether each names a nested serializer) and
-// appends an edge for each index of a nested one. bad is the last index
-// outside fields, or -1.
-func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (out []nestEdge, bad int32) {
+// checkIndexes reads a serializer message of the usual shape in one pass:
+// its name symbol and version (the last of each, as protobuf merges), how
+// many field indexes it lists, and, checked against the fields (hasSer:
+// whether each names a nested serializer), an edge appended for each index
+// of a nested one. bad is the last index outside the fields, or -1. ok is
+// false for any other shape; edges are then as they were.
+func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (nameSym, version int32, count int, out []nestEdge, bad int32, ok bool) {
 	bad = -1
-	pos := int32(0)
+	n0 := len(edges)
+	pos := int32(0) // position among the indexes in range
 	i := 0
 	for i < len(msg) {
+		// A run of indexes below 16,384 (all of a real schema's): each is
+		// a tag and one or two bytes.
 		for i+2 < len(msg) && msg[i] == tagIndex {
-			var fi int
-			if b := msg[i+1]; b < 0x80 {
-				fi, i = int(b), i+2
+			b := msg[i+1]
+			fi := int(b)
+			if b < 0x80 {
+				i += 2
 			} else if c := msg[i+2]; c < 0x80 {
 				fi, i = int(b&0x7f)|int(c)<<7, i+3
 			} else {
 				break
 			}
-			if fi >= len(hasSer) {
+			count++
+			if uint(fi) >= uint(len(hasSer)) {
 				bad = int32(fi)
 				continue
 			}
@@ -150,23 +117,29 @@ func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (out []nestEdge, 
 			break
 		}
 		tag := msg[i]
-		v, next, ok := shortVarint(msg, i+1)
-		if !ok {
-			break // scanIndexes read it already: never
+		var v uint64
+		if v, i, ok = shortVarint(msg, i+1); !ok {
+			return 0, 0, 0, edges[:n0], -1, false
 		}
-		i = next
-		if tag != tagIndex {
-			continue
+		switch tag {
+		case tagIndex:
+			count++
+			fi := int32(v)
+			if fi < 0 || int(fi) >= len(hasSer) {
+				bad = fi
+				continue
+			}
+			if hasSer[fi] {
+				edges = append(edges, nestEdge{pos, fi})
+			}
+			pos++
+		case tagName:
+			nameSym = int32(v)
+		case tagVersion:
+			version = int32(v)
+		default:
+			return 0, 0, 0, edges[:n0], -1, false
 		}
-		fi := int32(v)
-		if fi < 0 || int(fi) >= len(hasSer) {
-			bad = fi
-			continue
-		}
-		if hasSer[fi] {
-			edges = append(edges, nestEdge{pos, fi})
-		}
-		pos++
 	}
-	return edges, bad
+	return nameSym, version, count, edges, bad, true
 }

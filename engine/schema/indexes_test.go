@@ -17,21 +17,30 @@ func walkIndexes(msg []byte) (name, version int32, idx []int32, err error) {
 	return rs.nameSym, rs.version, idx, err
 }
 
-// checkFastIndexes holds scanIndexes and fillIndexes to the general walk
-// on msg, whenever scanIndexes accepts it.
+// checkFastIndexes holds checkIndexes and fillIndexes to the general walk
+// on msg, whenever checkIndexes accepts it, with every third field naming
+// a nested serializer.
 func checkFastIndexes(t interface {
 	Fatalf(string, ...any)
 }, msg []byte, nFields int) bool {
-	name, version, count, ok := scanIndexes(msg)
+	hasSer := make([]bool, nFields)
+	for i := range hasSer {
+		hasSer[i] = i%3 == 1
+	}
+	prior := []nestEdge{{7, 7}} // edges of serializers before: kept
+	name, version, count, edges, cbad, ok := checkIndexes(msg, hasSer, prior)
 	if !ok {
+		if !slices.Equal(edges, prior) {
+			t.Fatalf("declined, but edges %v, not %v", edges, prior)
+		}
 		return false
 	}
 	wname, wversion, widx, err := walkIndexes(msg)
 	if err != nil {
-		t.Fatalf("scanIndexes accepted a message the walk refuses: %v", err)
+		t.Fatalf("checkIndexes accepted a message the walk refuses: %v", err)
 	}
 	if name != wname || version != wversion || count != len(widx) {
-		t.Fatalf("scan: name %d version %d count %d; walk: %d %d %d", name, version, count, wname, wversion, len(widx))
+		t.Fatalf("check: name %d version %d count %d; walk: %d %d %d", name, version, count, wname, wversion, len(widx))
 	}
 	fields := make([]*Field, nFields)
 	for i := range fields {
@@ -39,11 +48,15 @@ func checkFastIndexes(t interface {
 	}
 	got, bad := fillIndexes(msg, fields, nil)
 	var want []int32
+	wantEdges := slices.Clone(prior)
 	wbad := int32(-1)
 	for _, i := range widx {
 		if i < 0 || int(i) >= nFields {
 			wbad = i
 			continue
+		}
+		if hasSer[i] {
+			wantEdges = append(wantEdges, nestEdge{int32(len(want)), i})
 		}
 		want = append(want, i)
 	}
@@ -51,8 +64,11 @@ func checkFastIndexes(t interface {
 	for i, f := range got {
 		ids[i] = f.id
 	}
-	if bad != wbad || !slices.Equal(ids, want) {
-		t.Fatalf("fill: %v (bad %d); walk: %v (bad %d)", ids, bad, want, wbad)
+	if bad != wbad || cbad != wbad || !slices.Equal(ids, want) {
+		t.Fatalf("fill: %v (bad %d, check's %d); walk: %v (bad %d)", ids, bad, cbad, want, wbad)
+	}
+	if !slices.Equal(edges, wantEdges) {
+		t.Fatalf("edges %v; walk's %v", edges, wantEdges)
 	}
 	return true
 }

@@ -180,7 +180,15 @@ type Schema struct {
 	// simulation times are read with; 0 when it gave none (each game's
 	// usual one, simTickInterval).
 	TickInterval float32
+	// plain: see PlainSerializers.
+	plain bool
 }
+
+// PlainSerializers reports whether the parse read every serializer
+// message as Valve writes it: a name symbol, a version and field indexes,
+// as one-byte-tag varints (checkIndexes), nothing else. False when
+// unknown, as for a Realias copy.
+func (s *Schema) PlainSerializers() bool { return s.plain }
 
 // Serializer returns the serializer for a class's network name, its field
 // list read.
@@ -241,13 +249,13 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	// Count first so the big slices are allocated once.
 	var nSer, nSym, nField, symBytes int
 	c := wiretree.NewCursor(b)
-	for c.Next() {
+	for c.Step() {
 		switch c.Num {
 		case 1:
 			nSer++
 		case 2:
 			nSym++
-			symBytes += len(c.Data)
+			symBytes += len(c.Bytes())
 		case 3:
 			nField++
 		}
@@ -261,24 +269,47 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	symEnds := make([]int32, 0, nSym)
 	raws := make([]rawField, 0, nField)
 	rsers := make([]rawSerializer, 0, nSer)
-	for c = wiretree.NewCursor(b); c.Next(); {
+	for c = wiretree.NewCursor(b); c.Step(); {
 		switch c.Num {
 		case 1:
-			rs, err := parseSerializer(c.Data)
-			if err != nil {
-				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: serializer at byte %d: %w", c.Offset(), err)
-			}
-			rsers = append(rsers, rs)
+			// Read below, in one pass with the check of its indexes
+			// against the fields, which come after it.
+			rsers = append(rsers, rawSerializer{msg: c.Bytes(), at: c.Offset()})
 		case 2:
-			symBuf = append(symBuf, c.Data...)
+			symBuf = append(symBuf, c.Bytes()...)
 			symEnds = append(symEnds, int32(len(symBuf)))
 		case 3:
 			// Read in place: a rawField is some 500 bytes, with pointers.
 			raws = raws[:len(raws)+1]
-			if err := parseFieldInto(&raws[len(raws)-1], c.Data); err != nil {
+			if err := parseFieldInto(&raws[len(raws)-1], c.Bytes()); err != nil {
+				// A malformed serializer before it is the first error,
+				// as when each was read where it stands.
+				for i := range rsers {
+					if _, err := rsers[i].read(nil, nil); err != nil {
+						return nil, rsers[i].error(err)
+					}
+				}
 				return nil, fmt.Errorf("CSVCMsg_FlattenedSerializer: field at byte %d: %w", c.Offset(), err)
 			}
 		}
+	}
+	// Each serializer's name, version and field indexes, checked against
+	// the fields; each index of a nested serializer's field noted for the
+	// nesting check (its field list is read on first use, lazy.go).
+	hasSer := make([]bool, len(raws))
+	for i := range raws {
+		hasSer[i] = raws[i].hasSerName
+	}
+	var edges []nestEdge
+	starts := make([]int32, len(rsers)+1)
+	plain := true
+	for i := range rsers {
+		var err error
+		if edges, err = rsers[i].read(hasSer, edges); err != nil {
+			return nil, rsers[i].error(err)
+		}
+		starts[i+1] = int32(len(edges))
+		plain = plain && rsers[i].fast
 	}
 	symAll := string(symBuf)
 	symbols := make([]string, len(symEnds))
@@ -295,7 +326,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval}
+	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval, plain: plain}
 	types := map[string]VarType{}
 	for i := range raws {
 		rf := &raws[i]
@@ -337,13 +368,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	}
 	byVersion := make(map[serKey]*Serializer, len(rsers))
 	key := func(name string, v int32) serKey { return serKey{name, v} }
-	// The field lists are read on first use (lazy.go); here each index is
-	// checked, and each of a nested serializer noted for the nesting check.
-	hasSer := make([]bool, len(raws))
-	for i := range raws {
-		hasSer[i] = raws[i].hasSerName
-	}
-	p := &pending{fields: s.Fields, msgs: rsers, starts: make([]int32, len(rsers)+1)}
+	p := &pending{fields: s.Fields, msgs: rsers, edges: edges, starts: starts}
 	sers := make([]Serializer, len(rsers))
 	s.Serializers = make([]*Serializer, 0, len(rsers))
 	for i := range rsers {
@@ -354,26 +379,9 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		}
 		ser := &sers[i]
 		ser.Name, ser.Version, ser.id, ser.src = name, rs.version, int32(i), p
-		bad := int32(-1)
-		if rs.fast {
-			p.edges, bad = checkIndexes(rs.msg, hasSer, p.edges)
-		} else {
-			pos := int32(0)
-			rs.walk(func(fi int32) {
-				if fi < 0 || int(fi) >= len(hasSer) {
-					bad = fi
-					return
-				}
-				if hasSer[fi] {
-					p.edges = append(p.edges, nestEdge{pos: pos, field: fi})
-				}
-				pos++
-			})
+		if rs.bad != -1 {
+			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, rs.bad, len(s.Fields))
 		}
-		if bad != -1 {
-			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, bad, len(s.Fields))
-		}
-		p.starts[i+1] = int32(len(p.edges))
 		s.Serializers = append(s.Serializers, ser)
 		byVersion[key(name, rs.version)] = ser
 		s.byName[name] = ser
@@ -439,19 +447,37 @@ type rawSerializer struct {
 	nameSym, version int32
 	count            int // field indexes
 	msg              []byte
-	fast             bool // written as scanIndexes reads it
+	at               int   // byte offset in the schema message
+	bad              int32 // the last index outside the fields, or -1
+	fast             bool  // written as checkIndexes reads it
 }
 
-// parseSerializer reads a serializer's name and version and counts (and
-// checks) its field indexes.
-func parseSerializer(d []byte) (rawSerializer, error) {
-	rs := rawSerializer{msg: d}
-	if rs.nameSym, rs.version, rs.count, rs.fast = scanIndexes(d); rs.fast {
-		return rs, nil
+// read reads the serializer's name and version, and counts and checks its
+// field indexes against the fields (hasSer: whether each names a nested
+// serializer), appending to edges an edge for each index of a nested one.
+func (rs *rawSerializer) read(hasSer []bool, edges []nestEdge) ([]nestEdge, error) {
+	if rs.nameSym, rs.version, rs.count, edges, rs.bad, rs.fast = checkIndexes(rs.msg, hasSer, edges); rs.fast {
+		return edges, nil
 	}
-	rs = rawSerializer{msg: d}
-	err := rs.walk(func(int32) { rs.count++ })
-	return rs, err
+	rs.count, rs.bad = 0, -1
+	pos := int32(0)
+	err := rs.walk(func(fi int32) {
+		rs.count++
+		if fi < 0 || int(fi) >= len(hasSer) {
+			rs.bad = fi
+			return
+		}
+		if hasSer[fi] {
+			edges = append(edges, nestEdge{pos: pos, field: fi})
+		}
+		pos++
+	})
+	return edges, err
+}
+
+// error is err, the serializer's message not read, where it stands.
+func (rs *rawSerializer) error(err error) error {
+	return fmt.Errorf("CSVCMsg_FlattenedSerializer: serializer at byte %d: %w", rs.at, err)
 }
 
 // walk reads the serializer message, calling fn with each field index,
@@ -486,7 +512,7 @@ func (rs *rawSerializer) walk(fn func(int32)) error {
 func parseFieldInto(rf *rawField, d []byte) error {
 	rf.encoderSym, rf.sendNodeSym, rf.varSerSym = -1, -1, -1
 	c := wiretree.NewCursor(d)
-	for c.Next() {
+	for c.Step() {
 		v := c.V
 		switch c.Num {
 		case 1:
@@ -511,8 +537,8 @@ func parseFieldInto(rf *rawField, d []byte) error {
 			rf.encoderSym = int32(v)
 		case 11:
 			var p [2]int32
-			pc := wiretree.NewCursor(c.Data)
-			for pc.Next() {
+			pc := wiretree.NewCursor(c.Bytes())
+			for pc.Step() {
 				if pc.Num == 1 || pc.Num == 2 {
 					p[pc.Num-1] = int32(pc.V)
 				}

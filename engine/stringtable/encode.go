@@ -23,7 +23,7 @@ import (
 func Encode(entries []Entry, t *Table) []byte {
 	var w bitio.Writer
 	index := int32(-1)
-	history := make([]string, 0, historySize)
+	var history keyHistory
 	for i, e := range entries {
 		switch {
 		case e.Index < 0 || e.Index >= MaxEntries:
@@ -43,7 +43,7 @@ func Encode(entries []Entry, t *Table) []byte {
 			if strings.IndexByte(e.Key, 0) >= 0 || len(e.Key) > MaxKeyLen {
 				panic(fmt.Sprintf("stringtable.Encode: entry %d: key %.40q has a zero byte or exceeds %d bytes", i, e.Key, MaxKeyLen))
 			}
-			pos, n := bestPrefix(history, e.Key)
+			pos, n := bestPrefix(&history, e.Key)
 			if n >= 3 {
 				w.Bool(true)
 				w.Bits(uint64(pos), 5)
@@ -58,7 +58,7 @@ func Encode(entries []Entry, t *Table) []byte {
 		if key == "" {
 			key = t.keyAt(e.Index)
 		}
-		history = remember(history, key)
+		history.add(key)
 
 		w.Bool(e.Value != nil)
 		if e.Value != nil {
@@ -70,8 +70,9 @@ func Encode(entries []Entry, t *Table) []byte {
 
 // bestPrefix finds the history key sharing the longest prefix (at most 31
 // bytes, what 5 bits can say) with key.
-func bestPrefix(history []string, key string) (pos, n int) {
-	for p, h := range history {
+func bestPrefix(history *keyHistory, key string) (pos, n int) {
+	for p := range history.n {
+		h := history.at(p)
 		l := 0
 		for l < 31 && l < len(h) && l < len(key) && h[l] == key[l] {
 			l++

@@ -147,7 +147,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 	changed = make([]int32, 0, min(n, len(data)*8/3+1))
 	var (
 		index   int32 = -1
-		history       = make([]string, 0, historySize)
+		history keyHistory
 		keyBuf  []byte
 		mem     *arena // keys and values, for many entries (arena.go)
 	)
@@ -233,14 +233,15 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 				// Like the public parsers, tolerate a position beyond
 				// the history or a length beyond the key: take what
 				// exists.
-				if pos < len(history) {
-					keyBuf = append(keyBuf, history[pos][:min(size, len(history[pos]))]...)
+				if pos < history.n {
+					h := history.at(pos)
+					keyBuf = append(keyBuf, h[:min(size, len(h))]...)
 				}
 				if cur != nil {
 					p := mark(PartHistory, from, uint64(pos))
-					p.Len, p.Beyond = size, pos >= len(history)
+					p.Len, p.Beyond = size, pos >= history.n
 					if !p.Beyond {
-						p.Str = history[pos]
+						p.Str = history.at(pos)
 					}
 				}
 			}
@@ -260,7 +261,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 		} else {
 			key = t.keyAt(index)
 		}
-		history = remember(history, key)
+		history.add(key)
 
 		from = r.Pos()
 		hasValue := r.Bool()
@@ -327,14 +328,28 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 	return changed, nil
 }
 
-// remember adds key to the history of recent keys, dropping the oldest
-// when it is full: the positions of the rest shift down.
-func remember(history []string, key string) []string {
-	if len(history) == historySize {
-		copy(history, history[1:])
-		history = history[:historySize-1]
+// keyHistory is the keys of one update's last historySize entries, oldest
+// first (position 0), in a ring: adding one writes one string where
+// shifting the rest down wrote thirty-one (while the collector marks, each
+// with a write barrier; a Dota 2 signon adds some 7,000).
+type keyHistory struct {
+	keys  [historySize]string
+	start int // where position 0 is in keys
+	n     int // keys held
+}
+
+// at is the key at position pos < n.
+func (h *keyHistory) at(pos int) string { return h.keys[(h.start+pos)%historySize] }
+
+// add appends key, dropping the oldest when full.
+func (h *keyHistory) add(key string) {
+	if h.n < historySize {
+		h.keys[h.n] = key
+		h.n++
+		return
 	}
-	return append(history, key)
+	h.keys[h.start] = key
+	h.start = (h.start + 1) % historySize
 }
 
 func b2u(b bool) uint64 {
@@ -365,7 +380,10 @@ func (t *Table) set(index int32, key string, value []byte) {
 	for int(index) >= len(t.Entries) {
 		t.Entries = append(t.Entries, Entry{Index: -1})
 	}
-	t.Entries[index] = Entry{Index: index, Key: key, Value: value}
+	// Field by field: a whole Entry assigned is a bulk write barrier while
+	// the collector marks.
+	e := &t.Entries[index]
+	e.Index, e.Key, e.Value = index, key, value
 }
 
 // decodeSnappy decodes a snappy block, refusing declared lengths above max

@@ -18,6 +18,8 @@ type Cursor struct {
 	off int // next tag
 	at  int // tag of the current field
 	err error
+	// ds and de bound the current bytes field's value in b (Bytes).
+	ds, de int
 
 	Num  protowire.Number
 	Type protowire.Type
@@ -40,64 +42,99 @@ func (c *Cursor) Err() error { return c.err }
 
 // Next moves to the next field; false at the end or on malformed data.
 func (c *Cursor) Next() bool {
+	ok, tagged := c.step()
+	if tagged {
+		if ok && c.Type == protowire.BytesType {
+			c.Data = c.b[c.ds:c.de:c.de]
+		} else if c.Data != nil {
+			c.Data = nil
+		}
+	}
+	return ok
+}
+
+// Step is Next leaving Data alone: a bytes field's value is Bytes. It is
+// for the loops over every field of a schema or a snapshot: while the
+// collector marks, each pointer written costs a write barrier, and Data is
+// a pointer the cursor (on the stack or not) would write per field.
+func (c *Cursor) Step() bool {
+	ok, _ := c.step()
+	return ok
+}
+
+// Bytes is the current bytes field's value (aliasing the input, capacity
+// clipped) after Step or Next returned true; empty for other fields.
+func (c *Cursor) Bytes() []byte {
+	if c.Type != protowire.BytesType {
+		return nil
+	}
+	return c.b[c.ds:c.de:c.de]
+}
+
+// step reads the next field, reporting also whether its tag was read
+// (after which Next's Data no longer holds the field before).
+func (c *Cursor) step() (ok, tagged bool) {
 	if c.off >= len(c.b) || c.err != nil {
-		return false
+		return false, false
 	}
 	c.at = c.off
-	tag, n := uvarint(c.b[c.off:])
-	if n < 0 {
-		return c.fail(0, protowire.ParseError(n))
+	// One-byte tags, values and lengths (most) in place: uvarint is
+	// too large to inline.
+	var tag uint64
+	var n int
+	if x := c.b[c.off]; x < 0x80 {
+		tag, n = uint64(x), 1
+	} else if tag, n = uvarintLong(c.b[c.off:]); n < 0 {
+		return c.fail(0, protowire.ParseError(n)), false
 	}
 	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
 	if tag>>3 > uint64(protowire.MaxValidNumber) || !num.IsValid() {
-		return c.fail(0, ErrFieldNumber)
+		return c.fail(0, ErrFieldNumber), false
 	}
 	c.Num, c.Type = num, typ
-	if c.Data != nil {
-		// Only when needed: while the collector marks, each pointer
-		// written costs a write barrier, and most fields hold none.
-		c.Data = nil
-	}
 	off := c.off + n
 	switch typ {
 	case protowire.VarintType:
-		c.V, n = uvarint(c.b[off:])
-		if n < 0 {
-			return c.fail(num, protowire.ParseError(n))
+		if off < len(c.b) && c.b[off] < 0x80 {
+			c.V, n = uint64(c.b[off]), 1
+		} else if c.V, n = uvarintLong(c.b[off:]); n < 0 {
+			return c.fail(num, protowire.ParseError(n)), true
 		}
 		off += n
 	case protowire.BytesType:
-		size, n := uvarint(c.b[off:])
-		if n < 0 {
-			return c.fail(num, protowire.ParseError(n))
+		var size uint64
+		if off < len(c.b) && c.b[off] < 0x80 {
+			size, n = uint64(c.b[off]), 1
+		} else if size, n = uvarintLong(c.b[off:]); n < 0 {
+			return c.fail(num, protowire.ParseError(n)), true
 		}
 		off += n
 		if size > uint64(len(c.b)-off) {
-			return c.fail(num, protowire.ParseError(codeTruncated))
+			return c.fail(num, protowire.ParseError(codeTruncated)), true
 		}
 		end := off + int(size)
-		c.Data, c.V = c.b[off:end:end], 0
+		c.ds, c.de, c.V = off, end, 0
 		off = end
 	case protowire.Fixed32Type:
 		if len(c.b)-off < 4 {
-			return c.fail(num, protowire.ParseError(codeTruncated))
+			return c.fail(num, protowire.ParseError(codeTruncated)), true
 		}
 		v, _ := protowire.ConsumeFixed32(c.b[off:])
 		c.V = uint64(v)
 		off += 4
 	case protowire.Fixed64Type:
 		if len(c.b)-off < 8 {
-			return c.fail(num, protowire.ParseError(codeTruncated))
+			return c.fail(num, protowire.ParseError(codeTruncated)), true
 		}
 		c.V, _ = protowire.ConsumeFixed64(c.b[off:])
 		off += 8
 	case protowire.StartGroupType, protowire.EndGroupType:
-		return c.fail(num, ErrGroup)
+		return c.fail(num, ErrGroup), true
 	default:
-		return c.fail(num, ErrWireType)
+		return c.fail(num, ErrWireType), true
 	}
 	c.off = off
-	return true
+	return true, true
 }
 
 // NextVarintOf reads the next field when it is varint field num with a

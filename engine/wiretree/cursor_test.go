@@ -32,7 +32,7 @@ func TestUvarintMatchesProtowire(t *testing.T) {
 // TestCursorMatchesField walks random messages, valid ones made with
 // protowire and arbitrary bytes, with the cursor and with the general
 // single-field decoder, which must agree on every field and on where and
-// why the walk stops.
+// why the walk stops. Step and Bytes read what Next and Data do.
 func TestCursorMatchesField(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var b []byte
@@ -61,6 +61,7 @@ func TestCursorMatchesField(t *testing.T) {
 		c := NewCursor(b)
 		off := 0
 		fast := protowire.Number(rapid.IntRange(1, 15).Draw(t, "fast path field"))
+		useStep := rapid.Bool().Draw(t, "Step instead of Next")
 		for {
 			if v, ok := c.NextVarintOf(fast); ok {
 				num, typ, wv, _, n, err := field(b[off:], protowire.MaxValidNumber+1)
@@ -70,14 +71,17 @@ func TestCursorMatchesField(t *testing.T) {
 				off += n
 				continue
 			}
-			if !c.Next() {
+			if useStep && !c.Step() || !useStep && !c.Next() {
 				break
 			}
 			num, typ, v, data, n, err := field(b[off:], protowire.MaxValidNumber+1)
+			if string(c.Bytes()) != string(data) || !useStep && string(c.Data) != string(data) {
+				t.Fatalf("at %d cursor's bytes %x (Data %x), field() %x", off, c.Bytes(), c.Data, data)
+			}
 			if err != nil {
 				t.Fatalf("cursor read field %d at %d where field() fails: %v", c.Num, off, err)
 			}
-			if c.Offset() != off || c.Num != num || c.Type != typ || c.V != v || string(c.Data) != string(data) || string(c.Raw()) != string(b[off:off+n]) {
+			if c.Offset() != off || c.Num != num || c.Type != typ || c.V != v || string(c.Raw()) != string(b[off:off+n]) {
 				t.Fatalf("at %d cursor has %d/%d/%d/%x, field() %d/%d/%d/%x", off, c.Num, c.Type, c.V, c.Data, num, typ, v, data)
 			}
 			off += n

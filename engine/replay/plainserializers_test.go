@@ -1,0 +1,77 @@
+package replay_test
+
+import (
+	"os"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/knownfmt"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/wiretree"
+	"github.com/dembug/dembug/engine/writer"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// The format check passes over the serializers the schema's parse read as
+// plain: a serializer carrying a field number no definition gives is not
+// plain, and the check still names the number, in the serializer.
+func TestUnknownFieldInSerializerNoted(t *testing.T) {
+	files := testreplays.Files(t, "dota2")
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknownIn := func(data []byte) bool {
+		r, err := replay.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Run(nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.Format.Items() {
+			if it.Kind == knownfmt.KindField && it.In == "ProtoFlattenedSerializer_t" && it.ID == 9 {
+				return true
+			}
+		}
+		return false
+	}
+	if unknownIn(data) {
+		t.Fatal("the unchanged replay has field 9 in a serializer")
+	}
+	edited := 0
+	patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
+		out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
+		if c.Kind != container.SendTables {
+			return out
+		}
+		flat, err := messages.SendTablesData(c.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb []byte
+		for fc := wiretree.NewCursor(flat); fc.Next(); {
+			if fc.Num == 1 && edited == 0 { // the first serializer, with field 9 added
+				ser := protowire.AppendVarint(protowire.AppendTag(append([]byte(nil), fc.Data...), 9, protowire.VarintType), 1)
+				nb = protowire.AppendBytes(protowire.AppendTag(nb, 1, protowire.BytesType), ser)
+				edited++
+				continue
+			}
+			nb = append(nb, fc.Raw()...)
+		}
+		out[0].Body = writer.SendTablesBody(nb)
+		return out
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited != 1 {
+		t.Fatalf("%d serializers edited", edited)
+	}
+	if !unknownIn(patched) {
+		t.Fatal("field 9 in a serializer went unnoted")
+	}
+}
