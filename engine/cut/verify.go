@@ -57,9 +57,13 @@ func (c *cutter) checkEnd() error {
 		}
 	}
 	if n, first := diffEntities(c.r.Entities, back.Entities); n > 0 {
+		differ := fmt.Sprintf("%d entities differ", n)
+		if n == 1 {
+			differ = "1 entity differs"
+		}
 		c.res.Notes = append(c.res.Notes, fmt.Sprintf(
-			"state from before tick %d that a full frame cannot express: at the window's end (tick %d) %d entities differ from the original's; the first: %s",
-			c.opt.From, c.res.Last, n, first))
+			"state from before tick %d that a full frame cannot express: at the window's end (tick %d) %s from the original's; the first: %s",
+			c.opt.From, c.res.Last, differ, first))
 	}
 	return nil
 }
