@@ -49,7 +49,6 @@ var foldedMessages = map[uint32]bool{
 // carries, what it folds into its tables and frame, what it leaves out
 // (events of the past) and what it cannot judge.
 type before struct {
-	g        game.Game
 	messages []messages.Inner // stateful messages to carry, in order (bodies copied)
 	commands []stored         // stateful commands to carry (DEM_AnimationHeader, …)
 	carried  map[string]int   // what was carried, by name
@@ -59,19 +58,20 @@ type before struct {
 	sendTables, classInfo *stored
 }
 
-func newBefore(g game.Game) *before {
-	return &before{g: g, carried: map[string]int{}, past: map[string]int{}, unknown: map[string]int{}}
+func newBefore() *before {
+	return &before{carried: map[string]int{}, past: map[string]int{}, unknown: map[string]int{}}
 }
 
-// message sorts one inner message of an in-game command before the window.
-func (b *before) message(m *messages.Inner) {
+// message sorts one inner message of an in-game command before the window,
+// named as game g names it.
+func (b *before) message(g game.Game, m *messages.Inner) {
 	if foldedMessages[m.Type] {
 		return
 	}
-	name, ok := msgnames.Name(b.g, m.Type)
+	name, ok := msgnames.Name(g, m.Type)
 	switch {
 	case !ok:
-		b.unknown[msgnames.Display(b.g, m.Type)]++
+		b.unknown[msgnames.Display(g, m.Type)]++
 	case statefulMessages[name]:
 		b.messages = append(b.messages, messages.Inner{Type: m.Type, Body: slices.Clone(m.Body)})
 		b.carried[name]++
@@ -125,8 +125,8 @@ func (b *before) notes(from int32) (carried string, notes []string) {
 	return carried, notes
 }
 
-// Past says what was left out as events of the past.
-func (b *before) Past() string { return counts(b.past) }
+// pastText says what was left out as events of the past.
+func (b *before) pastText() string { return counts(b.past) }
 
 // counts spells a tally as "name ×n, …" in name order.
 func counts(m map[string]int) string {

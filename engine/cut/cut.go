@@ -108,7 +108,7 @@ func Cut(data []byte, opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Aliases = opt.Aliases
-	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1, Capture: container.IsCapture(data)}}
+	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1, Capture: container.IsCapture(data)}, before: newBefore()}
 	if err := c.signonAndBefore(); err != nil {
 		return nil, err
 	}
@@ -163,10 +163,7 @@ func (c *cutter) signonAndBefore() error {
 		if m.Type == messages.NetTick {
 			c.netTick = append(c.netTick[:0], m.Body...)
 		}
-		if c.before == nil {
-			c.before = newBefore(r.Game)
-		}
-		c.before.message(m)
+		c.before.message(r.Game, m)
 	}
 	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
 		c.maxEnts = m.MaxEntries
@@ -219,9 +216,6 @@ func (c *cutter) signonAndBefore() error {
 		}
 		c.sortBefore(&cmd, raw)
 	}
-	if c.before == nil {
-		c.before = newBefore(r.Game)
-	}
 	if r.Schema == nil {
 		return fail("the file has no schema (DEM_SendTables) before tick %d", c.opt.From)
 	}
@@ -229,9 +223,6 @@ func (c *cutter) signonAndBefore() error {
 }
 
 func (c *cutter) sortBefore(cmd *container.Command, raw []byte) {
-	if c.before == nil {
-		c.before = newBefore(c.r.Game)
-	}
 	c.before.command(cmd, raw)
 	c.res.StateTick = cmd.Tick
 }

@@ -35,10 +35,7 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 	}()
 	r := c.r
 	f = writer.NewFile()
-	creates, err := c.creates()
-	if err != nil {
-		return nil, err
-	}
+	creates := c.creates()
 	placed := false
 	capture := container.IsCapture(c.data)
 	if capture {
@@ -96,7 +93,7 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 		return nil, err
 	}
 	c.res.Carried, c.res.Notes = c.before.notes(c.opt.From)
-	c.res.Past = c.before.Past()
+	c.res.Past = c.before.pastText()
 	return f, c.checkStart(f)
 }
 
@@ -110,24 +107,29 @@ func captureHeader(r *replay.Replay) messages.FileHeader {
 
 // creates are svc_CreateStringTable messages for every table as it stands
 // before the window, in table order (their ids).
-func (c *cutter) creates() ([]writer.Inner, error) {
+func (c *cutter) creates() []writer.Inner {
 	var out []writer.Inner
 	for _, t := range c.r.Strings.Tables {
 		if t == nil {
 			continue
 		}
-		var entries []stringtable.Entry
-		t.Each(func(e stringtable.Entry) { entries = append(entries, e) })
-		slices.SortFunc(entries, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })
-		probe := stringtable.Table{Name: t.Name, UserDataFixed: t.UserDataFixed, UserDataSize: t.UserDataSize,
-			UserDataSizeBits: t.UserDataSizeBits, Flags: t.Flags, VarintBitCounts: t.VarintBitCounts}
-		cm := writer.CreateStringTable(&probe, entries, false)
+		entries := sortedEntries(t)
+		cm := writer.CreateStringTable(t, entries, false)
 		if writer.ShouldCompress(cm.StringData, compressAbove) {
-			cm = writer.CreateStringTable(&probe, entries, true)
+			cm = writer.CreateStringTable(t, entries, true)
 		}
 		out = append(out, writer.Inner{Type: messages.SvcCreateStringTable, Body: writer.CreateStringTableBody(cm)})
 	}
-	return out, nil
+	return out
+}
+
+// sortedEntries are a table's written entries in index order (Each gives
+// the far ones in no order).
+func sortedEntries(t *stringtable.Table) []stringtable.Entry {
+	var entries []stringtable.Entry
+	t.Each(func(e stringtable.Entry) { entries = append(entries, e) })
+	slices.SortFunc(entries, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })
+	return entries
 }
 
 // rewriteSignon replaces a signon packet's string-table creates with
@@ -174,10 +176,7 @@ func snapshotBody(tables []*stringtable.Table) []byte {
 		st := messages.SnapshotTable{Name: t.Name, Flags: t.Flags}
 		dense := true
 		next := int32(0)
-		var items []stringtable.Entry
-		t.Each(func(e stringtable.Entry) { items = append(items, e) })
-		slices.SortFunc(items, func(a, b stringtable.Entry) int { return cmp.Compare(a.Index, b.Index) })
-		for _, e := range items {
+		for _, e := range sortedEntries(t) {
 			if e.Index != next {
 				dense = false
 				break
@@ -223,65 +222,77 @@ func (c *cutter) stateFrame(f *writer.File) error {
 	for _, m := range c.before.messages {
 		msgs = append(msgs, writer.Inner{Type: m.Type, Body: m.Body})
 	}
-	var leaves []int32
-	if c.peSeen {
-		var classes []messages.Class
-		for _, cl := range r.Classes() {
-			if int(cl.ID) < len(r.Entities.Classes) && r.Entities.Classes[cl.ID] != nil && r.Entities.Classes[cl.ID].Serializer != nil {
-				classes = append(classes, cl)
-			}
-		}
-		w, err := writer.NewEntities(r.Schema, classes, r.Server.MaxClasses)
-		if err != nil {
-			return fail("the full frame: %v", err)
-		}
-		if w.ClassBits != r.Entities.ClassIDBits {
-			return fail("the full frame: class ids take %d bits in the file, %d from max_classes %d", r.Entities.ClassIDBits, w.ClassBits, r.Server.MaxClasses)
-		}
-		fr := w.NewFrame(false)
-		bases := map[int32]writer.Changes{}
-		for _, e := range r.Entities.Entities {
-			if e == nil || e.Class == nil {
-				continue
-			}
-			if err := create(r, w, fr, e, bases); err != nil {
-				return err
-			}
-			c.res.Entities++
-			if !e.Active {
-				leaves = append(leaves, e.Index)
-			}
-		}
-		pe, err := fr.Message(r.NetTick, -1)
-		if err != nil {
-			return err
-		}
-		if c.maxEnts > 0 {
-			pe.MaxEntries = c.maxEnts
-		}
-		msgs = append(msgs, writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(pe)})
-		if len(leaves) > 0 {
-			lf := w.NewFrame(true)
-			for _, idx := range leaves {
-				if err := lf.Leave(idx); err != nil {
-					return err
-				}
-			}
-			lpe, err := lf.Message(r.NetTick, int32(r.NetTick))
-			if err != nil {
-				return err
-			}
-			defer func() {
-				c.command(f, container.Packet, c.res.StateTick, writer.PacketBody(writer.Packet(
-					writer.Inner{Type: messages.NetTick, Body: netTick},
-					writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(lpe)})))
-				c.packets++
-			}()
-		}
+	if !c.peSeen {
+		c.packet(f, msgs...)
+		return nil
 	}
+	full, leaves, err := c.fullFrame()
+	if err != nil {
+		return err
+	}
+	c.packet(f, append(msgs, writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(full)})...)
+	if leaves != nil {
+		c.packet(f, writer.Inner{Type: messages.NetTick, Body: netTick},
+			writer.Inner{Type: messages.SvcPacketEntities, Body: writer.PacketEntitiesBody(*leaves)})
+	}
+	return nil
+}
+
+// packet writes a DEM_Packet of msgs at the state tick.
+func (c *cutter) packet(f *writer.File, msgs ...writer.Inner) {
 	c.command(f, container.Packet, c.res.StateTick, writer.PacketBody(writer.Packet(msgs...)))
 	c.packets++
-	return nil
+}
+
+// fullFrame is the full frame creating every entity of the original as it
+// stands, and the delta making the ones out of view leave (nil for none).
+func (c *cutter) fullFrame() (full messages.PacketEntities, leaves *messages.PacketEntities, err error) {
+	r := c.r
+	var classes []messages.Class
+	for _, cl := range r.Classes() {
+		if int(cl.ID) < len(r.Entities.Classes) && r.Entities.Classes[cl.ID] != nil && r.Entities.Classes[cl.ID].Serializer != nil {
+			classes = append(classes, cl)
+		}
+	}
+	w, err := writer.NewEntities(r.Schema, classes, r.Server.MaxClasses)
+	if err != nil {
+		return full, nil, fail("the full frame: %v", err)
+	}
+	if w.ClassBits != r.Entities.ClassIDBits {
+		return full, nil, fail("the full frame: class ids take %d bits in the file, %d from max_classes %d", r.Entities.ClassIDBits, w.ClassBits, r.Server.MaxClasses)
+	}
+	fr := w.NewFrame(false)
+	bases := map[int32]writer.Changes{}
+	var out []int32
+	for _, e := range r.Entities.Entities {
+		if e == nil || e.Class == nil {
+			continue
+		}
+		if err := create(r, w, fr, e, bases); err != nil {
+			return full, nil, err
+		}
+		c.res.Entities++
+		if !e.Active {
+			out = append(out, e.Index)
+		}
+	}
+	if full, err = fr.Message(r.NetTick, -1); err != nil {
+		return full, nil, err
+	}
+	if c.maxEnts > 0 {
+		full.MaxEntries = c.maxEnts
+	}
+	if len(out) == 0 {
+		return full, nil, nil
+	}
+	lf := w.NewFrame(true)
+	for _, idx := range out {
+		if err := lf.Leave(idx); err != nil {
+			return full, nil, err
+		}
+	}
+	lpe, err := lf.Message(r.NetTick, int32(r.NetTick))
+	return full, &lpe, err
 }
 
 // create writes one entity's create: the fields where its state differs
