@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,12 +36,8 @@ func WriteCutSummary(w io.Writer, out string, res *cut.Result, inBytes int) {
 	if res.StateTick >= 0 {
 		state = fmt.Sprintf("a full frame of %d entities at tick %d", res.Entities, res.StateTick)
 	}
-	as := "as they were"
-	if res.Capture {
-		as = "in .dem framing"
-	}
 	fmt.Fprintf(w, "%s: ticks %d–%d (%d commands %s), %s, %d string tables as they stood; %s of %s\n",
-		out, res.First, res.Last, res.Commands, as, state, res.Tables, views.SizeText(len(res.Data)), views.SizeText(inBytes))
+		out, res.First, res.Last, res.Commands, res.Framing(), state, res.Tables, views.SizeText(len(res.Data)), views.SizeText(inBytes))
 	if res.Carried != "" {
 		fmt.Fprintf(w, "  %s\n", res.Carried)
 	}
@@ -75,10 +70,8 @@ func cutCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a, err := os.Stat(args[0]); err == nil {
-				if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
-					return fmt.Errorf("-o %s is the file being cut: write the cut elsewhere", out)
-				}
+			if cut.SameFile(args[0], out) {
+				return fmt.Errorf("-o %s is the file being cut: write the cut elsewhere", out)
 			}
 			// Mapped, as check maps it: only the pages the decode passes
 			// are read, and they are dropped as it goes.

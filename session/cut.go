@@ -22,7 +22,8 @@ type CutDone struct {
 	// starts with the game).
 	First, Last, StateTick     int32
 	Commands, Entities, Tables int
-	Size, InSize               int // bytes of the cut and of the file
+	Framing                    string // how the window's commands were written (cut.Result.Framing)
+	Size, InSize               int    // bytes of the cut and of the file
 	Carried, Past              string
 	Notes                      []string
 	// Stopped says the window misaligns (the cut ends with that command),
@@ -39,10 +40,8 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 	if out == "" {
 		return nil, fmt.Errorf("no file named to write the cut to")
 	}
-	if a, err := filepath.Abs(out); err == nil {
-		if in, err := filepath.Abs(src); err == nil && a == in {
-			return nil, fmt.Errorf("%s is the file being cut: write the cut elsewhere", out)
-		}
+	if cut.SameFile(src, out) {
+		return nil, fmt.Errorf("%s is the file being cut: write the cut elsewhere", out)
 	}
 	start := time.Now()
 	res, err := cut.Cut(f.data, cut.Options{From: from, To: to, Aliases: f.aliases})
@@ -55,7 +54,7 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 	d := &CutDone{
 		Out: out, Command: CutCommand(src, f.aliases, from, to, out),
 		First: res.First, Last: res.Last, StateTick: res.StateTick,
-		Commands: res.Commands, Entities: res.Entities, Tables: res.Tables,
+		Commands: res.Commands, Entities: res.Entities, Tables: res.Tables, Framing: res.Framing(),
 		Size: len(res.Data), InSize: len(f.data),
 		Carried: res.Carried, Past: res.Past, Notes: res.Notes,
 		Elapsed: time.Since(start),

@@ -272,7 +272,7 @@ func (cutModal) view(m *Model, bodyH int) string {
 	w := min(m.w, max(40, min(100, m.w-8)))
 	in := views.CutReportInput{
 		Out: d.Out, Command: d.Command, First: d.First, Last: d.Last, StateTick: d.StateTick,
-		Commands: d.Commands, Entities: d.Entities, Tables: d.Tables, Size: d.Size, InSize: d.InSize,
+		Commands: d.Commands, Entities: d.Entities, Tables: d.Tables, Framing: d.Framing, Size: d.Size, InSize: d.InSize,
 		Carried: d.Carried, Past: d.Past, Notes: d.Notes, Seconds: d.Elapsed.Seconds(),
 		Footer: "enter or esc closes", Width: w, Theme: m.theme,
 	}

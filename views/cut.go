@@ -14,7 +14,8 @@ type CutReportInput struct {
 	// commands; StateTick the tick the full frame holds, -1 for none.
 	First, Last, StateTick     int32
 	Commands, Entities, Tables int
-	Size, InSize               int // bytes of the cut and of its source
+	Framing                    string // "as they were" (the default) or "in .dem framing"
+	Size, InSize               int    // bytes of the cut and of its source
 	Carried, Past              string
 	Notes                      []string // what the cut could not carry
 	Problems                   []string // the window misaligns, ends early
@@ -43,7 +44,11 @@ func cutLines(in CutReportInput, w int) []cutLine {
 		}
 	}
 	add(0, "wrote "+in.Out, " ")
-	add(0, fmt.Sprintf("ticks %d–%d: %s as they were", in.First, in.Last, Count(in.Commands, "command")), " ")
+	framing := in.Framing
+	if framing == "" {
+		framing = "as they were"
+	}
+	add(0, fmt.Sprintf("ticks %d–%d: %s %s", in.First, in.Last, Count(in.Commands, "command"), framing), " ")
 	if in.StateTick >= 0 {
 		add(0, fmt.Sprintf("a full frame of %s at tick %d", Count(in.Entities, "entity|entities"), in.StateTick), " ")
 	} else {

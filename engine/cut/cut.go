@@ -50,6 +50,15 @@ type Result struct {
 	Ended error
 }
 
+// Framing says how the window's commands were written: "as they were", or
+// "in .dem framing" for a capture's.
+func (r *Result) Framing() string {
+	if r.Capture {
+		return "in .dem framing"
+	}
+	return "as they were"
+}
+
 // stored is a command as the cut writes it: Raw is the body as the
 // original stores it (compressed or not), Body decompressed. A broadcast
 // capture's command has no Raw: its packet data is wrapped in the
