@@ -15,64 +15,8 @@ import (
 // decodes).
 func StateChanges(ser *schema.Serializer, n *entity.Node) Changes {
 	ch := Changes{}
-	p := fieldpath.Path{Last: -1}
-	stateChanges(ser, n, &p, ch)
+	entity.WalkPaths(ser, n, func(p *fieldpath.Path, _ *schema.Field, v decoder.Value) { ch[*p] = v })
 	return ch
-}
-
-func stateChanges(ser *schema.Serializer, n *entity.Node, p *fieldpath.Path, ch Changes) {
-	if ser == nil || n == nil || p.Last+1 >= fieldpath.MaxDepth {
-		return
-	}
-	ser.Load()
-	p.Last++
-	defer func() { p.Idx[p.Last] = 0; p.Last-- }()
-	at := func(k int32, v decoder.Value) {
-		q := *p
-		q.Last++
-		q.Idx[q.Last] = k
-		ch[q] = v
-	}
-	for i, f := range ser.Fields {
-		p.Idx[p.Last] = int32(i)
-		v := n.Get(i)
-		if v.Kind != decoder.KindNone {
-			ch[*p] = v
-		}
-		kid := n.Kid(i)
-		switch f.Model {
-		case schema.FixedArray:
-			if p.Last+1 < fieldpath.MaxDepth {
-				kid.EachVal(func(k int, ev decoder.Value) { at(int32(k), ev) })
-			}
-		case schema.FixedTable:
-			stateChanges(f.Nested(v), kid, p, ch)
-		case schema.VariableArray, schema.VariableTable:
-			var count int
-			switch {
-			case v.Kind != decoder.KindNone:
-				count = int(min(v.U, entity.MaxArrayLen))
-			case f.Model == schema.VariableTable && f.Type.Count > 0 && kid != nil:
-				count = min(kid.KidLen(), f.Type.Count) // T[N]: no length is sent
-			}
-			if kid == nil || p.Last+1 >= fieldpath.MaxDepth {
-				continue
-			}
-			for k := 0; k < count; k++ {
-				if f.Model == schema.VariableArray {
-					if ev := kid.Get(k); ev.Kind != decoder.KindNone {
-						at(int32(k), ev)
-					}
-					continue
-				}
-				p.Last++
-				p.Idx[p.Last] = int32(k)
-				stateChanges(f.Serializer, kid.Kid(k), p, ch)
-				p.Idx[p.Last] = 0
-				p.Last--
-			}
-		}
-	}
 }
 
 // Unlike returns the changes of ch whose value base does not hold at the
