@@ -170,17 +170,5 @@ func wrapShell(s string, w int) []string {
 	if start < len(s) {
 		words = append(words, s[start:])
 	}
-	var out []string
-	line := ""
-	for _, word := range words {
-		switch {
-		case line == "":
-			line = word
-		case Width(line)+1+Width(word) <= w:
-			line += " " + word
-		default:
-			out, line = append(out, line), word
-		}
-	}
-	return append(out, line)
+	return fillLines(words, w, false)
 }

@@ -164,10 +164,17 @@ func wrapWords(s string, w int) []string {
 	if Width(s) <= w {
 		return []string{s}
 	}
+	return fillLines(strings.Fields(s), w, true)
+}
+
+// fillLines puts words on lines of at most w cells, one space between
+// them. A word longer than a line is cut (cutLong) or has a line of its
+// own.
+func fillLines(words []string, w int, cutLong bool) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
-		for Width(word) > w {
+	for _, word := range words {
+		for cutLong && Width(word) > w {
 			if line != "" {
 				out, line = append(out, line), ""
 			}
