@@ -187,8 +187,25 @@ func LongReplay(tb testing.TB) []byte {
 	return data
 }
 
+// Marks are the ticks other parsers are held to in every case, and each
+// case's window as the cut has it (first and last tick): what a parser's
+// reading of the original records.
+func Marks(cases []CutCase) (ticks []int32, spans [][2]int32) {
+	for _, c := range cases {
+		ticks = append(ticks, c.Ticks...)
+		spans = append(spans, [2]int32{c.Result.First, c.Result.Last})
+	}
+	return ticks, spans
+}
+
 // LastTick is the tick of data's last command, as dembug reads it.
 func LastTick(tb testing.TB, data []byte) int32 {
+	tb.Helper()
+	return decodeAll(tb, data).Stats.LastTick
+}
+
+// decodeAll is dembug's decode of data to its end.
+func decodeAll(tb testing.TB, data []byte) *replay.Replay {
 	tb.Helper()
 	r, err := replay.Open(data)
 	if err != nil {
@@ -197,20 +214,14 @@ func LastTick(tb testing.TB, data []byte) int32 {
 	if err := r.Run(nil); err != nil {
 		tb.Fatalf("dembug: %v", err)
 	}
-	return r.Stats.LastTick
+	return r
 }
 
 // StringKeys are the keys of every string-table entry as data's tables
 // stand at its end, by table name and entry index.
 func StringKeys(tb testing.TB, data []byte) map[string]map[int32]string {
 	tb.Helper()
-	r, err := replay.Open(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := r.Run(nil); err != nil {
-		tb.Fatalf("dembug: %v", err)
-	}
+	r := decodeAll(tb, data)
 	out := map[string]map[int32]string{}
 	for _, t := range r.Strings.Tables {
 		if t == nil {

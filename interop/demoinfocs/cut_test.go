@@ -31,14 +31,7 @@ func TestDemoinfocsReadsCutsOfTheCS2Replays(t *testing.T) {
 				t.Fatal(err)
 			}
 			cases := interop.CutWindows(t, filepath.Base(path), data, interop.Windows(interop.LastTick(t, data), 100))
-			var ticks []int32
-			for _, c := range cases {
-				ticks = append(ticks, c.Ticks...)
-			}
-			var spans [][2]int32
-			for _, c := range cases {
-				spans = append(spans, [2]int32{c.Result.First, c.Result.Last})
-			}
+			ticks, spans := interop.Marks(cases)
 			whole, err := readDemoinfocs(data, ticks, spans...)
 			if err != nil {
 				// 14155 and 14160 (build 10772): their pawns carry a

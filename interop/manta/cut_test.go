@@ -40,14 +40,7 @@ func TestMantaReadsCutsOfTheLongReplay(t *testing.T) {
 
 func checkCuts(t *testing.T, name string, data []byte, windows []interop.Window) {
 	cases := interop.CutWindows(t, name, data, windows)
-	var ticks []int32
-	for _, c := range cases {
-		ticks = append(ticks, c.Ticks...)
-	}
-	var spans [][2]int32
-	for _, c := range cases {
-		spans = append(spans, [2]int32{c.Result.First, c.Result.Last})
-	}
+	ticks, spans := interop.Marks(cases)
 	whole, err := readManta(t, data, ticks, spans...)
 	if err != nil {
 		t.Fatalf("Manta stops reading the original at tick %d: %v", whole.p.Tick, err)
