@@ -93,13 +93,11 @@ func cutCmd() *cobra.Command {
 				fmt.Fprintf(stderr, "dembug: note: %s\n", n)
 			}
 			code := 0
-			if res.Stopped != nil {
-				fmt.Fprintf(stderr, "dembug: the window misaligns: %v\n  the cut ends with that command (tick %d); check %s shows it\n", res.Stopped, res.Last, out)
-				code = 1
-			}
-			if res.Ended != nil {
-				fmt.Fprintf(stderr, "dembug: the window ends early: %v\n  the cut ends at tick %d\n", res.Ended, res.Last)
-				code = 1
+			for _, p := range []string{res.StoppedText(), res.EndedText()} {
+				if p != "" {
+					fmt.Fprintf(stderr, "dembug: %s\n", p)
+					code = 1
+				}
 			}
 			if code != 0 {
 				return &ExitError{Code: code}

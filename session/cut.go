@@ -57,13 +57,8 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 		Commands: res.Commands, Entities: res.Entities, Tables: res.Tables, Framing: res.Framing(),
 		Size: len(res.Data), InSize: len(f.data),
 		Carried: res.Carried, Past: res.Past, Notes: res.Notes,
+		Stopped: res.StoppedText(), Ended: res.EndedText(),
 		Elapsed: time.Since(start),
-	}
-	if res.Stopped != nil {
-		d.Stopped = fmt.Sprintf("the window misaligns: %v; the cut ends with that command (tick %d), where dembug check on the cut shows it", res.Stopped, res.Last)
-	}
-	if res.Ended != nil {
-		d.Ended = fmt.Sprintf("the window ends early: %v; the cut ends at tick %d", res.Ended, res.Last)
 	}
 	return d, nil
 }

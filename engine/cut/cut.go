@@ -59,6 +59,23 @@ func (r *Result) Framing() string {
 	return "as they were"
 }
 
+// StoppedText and EndedText say, in a sentence, why the cut ends before
+// the window does ("" when it does not): the window misaligns, or a broken
+// command ends it.
+func (r *Result) StoppedText() string {
+	if r.Stopped == nil {
+		return ""
+	}
+	return fmt.Sprintf("the window misaligns: %v; the cut ends with that command (tick %d), where dembug check on the cut shows it", r.Stopped, r.Last)
+}
+
+func (r *Result) EndedText() string {
+	if r.Ended == nil {
+		return ""
+	}
+	return fmt.Sprintf("the window ends early: %v; the cut ends at tick %d", r.Ended, r.Last)
+}
+
 // stored is a command as the cut writes it: Raw is the body as the
 // original stores it (compressed or not), Body decompressed. A broadcast
 // capture's command has no Raw: its packet data is wrapped in the
