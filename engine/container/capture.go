@@ -235,16 +235,3 @@ func (r *Reader) nextCapture() (Command, error) {
 	}
 	return c, nil
 }
-
-// peekCaptureTick is PeekTick for a capture.
-func (r *Reader) peekCaptureTick() (int32, bool) {
-	seg, pos := r.segmentFrom(r.seg, r.pos)
-	if seg >= len(r.segs) || r.stopped {
-		return 0, false
-	}
-	end := r.segs[seg].End
-	if _, n := binary.Uvarint(r.data[pos:end]); n > 0 && end-pos-n >= 4 {
-		return int32(binary.LittleEndian.Uint32(r.data[pos+n:])), true
-	}
-	return 0, false
-}

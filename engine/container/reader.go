@@ -142,12 +142,19 @@ func (r *Reader) varint(what string) (uint64, error) {
 // PeekTick returns the tick of the next command without reading its body,
 // and false at the end of the data or when its varints are broken.
 func (r *Reader) PeekTick() (int32, bool) {
-	if r.segs != nil {
-		return r.peekCaptureTick()
+	pos, end, ok := r.peekSpan()
+	if !ok {
+		return 0, false
 	}
-	pos := r.pos
-	if _, n := binary.Uvarint(r.data[pos:]); n > 0 {
-		if tick, m := binary.Uvarint(r.data[pos+n:]); m > 0 {
+	_, n := binary.Uvarint(r.data[pos:end])
+	switch {
+	case n <= 0:
+	case r.segs != nil: // a capture's tick is a little-endian uint32
+		if end-pos-n >= 4 {
+			return int32(binary.LittleEndian.Uint32(r.data[pos+n:])), true
+		}
+	default:
+		if tick, m := binary.Uvarint(r.data[pos+n : end]); m > 0 {
 			return int32(uint32(tick)), true
 		}
 	}
@@ -157,18 +164,27 @@ func (r *Reader) PeekTick() (int32, bool) {
 // PeekKind returns the kind of the next command without reading its body,
 // and false where PeekTick has none.
 func (r *Reader) PeekKind() (Kind, bool) {
-	pos, end := r.pos, len(r.data)
-	if r.segs != nil {
-		seg, p := r.segmentFrom(r.seg, r.pos)
-		if seg >= len(r.segs) || r.stopped {
-			return 0, false
-		}
-		pos, end = p, r.segs[seg].End
+	pos, end, ok := r.peekSpan()
+	if !ok {
+		return 0, false
 	}
 	if k, n := binary.Uvarint(r.data[pos:end]); n > 0 {
 		return Kind(k &^ compressedFlag), true
 	}
 	return 0, false
+}
+
+// peekSpan is where the next command starts and the end of the bytes it
+// may span (a capture's fragment); false when there is none.
+func (r *Reader) peekSpan() (pos, end int, ok bool) {
+	if r.segs == nil {
+		return r.pos, len(r.data), true
+	}
+	seg, pos := r.segmentFrom(r.seg, r.pos)
+	if seg >= len(r.segs) || r.stopped {
+		return 0, 0, false
+	}
+	return pos, r.segs[seg].End, true
 }
 
 // Next returns the next command, or io.EOF after the last byte. The body
