@@ -45,10 +45,9 @@ func runTo(data []byte, tick int64, a schema.Aliases) (*replay.Replay, error) {
 // starts at 1900).
 type inGame bool
 
-// after notes a decoded command: DEM_SyncTick ends the signon; a packet
-// or full packet is in game too (a file without a sync tick).
+// after notes a decoded command (container.Kind.EndsSignon).
 func (g *inGame) after(k container.Kind) {
-	if k == container.SyncTick || k == container.Packet || k == container.FullPacket {
+	if k.EndsSignon() {
 		*g = true
 	}
 }

@@ -56,3 +56,8 @@ func (k Kind) String() string {
 func (k Kind) HasPackets() bool {
 	return k == Packet || k == SignonPacket || k == FullPacket
 }
+
+// EndsSignon reports whether a command of kind k is the game's, not the
+// signon's: DEM_SyncTick ends the signon, and a packet or full packet is
+// the game's too (a file without a sync tick, a capture).
+func (k Kind) EndsSignon() bool { return k == SyncTick || k == Packet || k == FullPacket }

@@ -231,7 +231,7 @@ func (c *cutter) signonAndBefore() error {
 		raw := c.data[cmd.BodyOffset:cmd.End()]
 		if !c.inGame {
 			c.signon = append(c.signon, newStored(&cmd, raw, true))
-			c.inGame = cmd.Kind == container.SyncTick || cmd.Kind == container.Packet || cmd.Kind == container.FullPacket
+			c.inGame = cmd.Kind.EndsSignon()
 			if c.inGame && cmd.Kind != container.SyncTick {
 				// A file without DEM_SyncTick: its first packet is game, not
 				// signon.
