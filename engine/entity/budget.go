@@ -37,12 +37,10 @@ func (n *Node) SizeOutside(old *Node) int64 {
 	if n == nil || n == old {
 		return 0
 	}
-	b := int64(unsafe.Sizeof(Node{})) + int64(cap(n.vals))*valueSize + int64(cap(n.kids))*8 + int64(len(n.far))*farSize
-	for i, kid := range n.kids {
-		b += kid.SizeOutside(old.Kid(i))
-	}
-	for i, f := range n.far {
-		b += f.kid.SizeOutside(old.Kid(int(i)))
+	b := int64(unsafe.Sizeof(Node{})) + int64(cap(n.vals))*valueSize + int64(n.kids.bytes()) + int64(len(n.far))*farSize
+	n.kids.each(func(i int, kid *Node) { b += kid.SizeOutside(old.Kid(i)) })
+	for _, f := range n.far {
+		b += f.kid.SizeOutside(old.Kid(int(f.i)))
 	}
 	return b
 }

@@ -45,7 +45,7 @@ func (t *Table) cowCopy(c *Class, n *Node, owner uint32) *Node {
 		return n.cowCopy(owner)
 	}
 	m := l[len(l)-1]
-	if cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids) < len(n.kids) {
+	if cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids.nodes) < len(n.kids.nodes) {
 		return n.cowCopy(owner)
 	}
 	l[len(l)-1] = nil
@@ -62,17 +62,13 @@ func (m *Node) refill(n *Node, owner uint32) {
 	copy(vals, n.vals)
 	clear(vals[len(n.vals):])
 	m.vals = vals[:len(n.vals)]
-	if len(n.kids) == 0 && cap(m.kids) == 0 {
-		m.kids = nil
-	} else {
-		kids := m.kids[:cap(m.kids)]
-		copy(kids, n.kids)
-		clear(kids[len(n.kids):])
-		m.kids = kids[:len(n.kids)]
-	}
+	kids := m.kids.nodes[:cap(m.kids.nodes)]
+	copy(kids, n.kids.nodes)
+	clear(kids[len(n.kids.nodes):])
+	m.kids = kidList{slots: n.kids.shared(), nodes: kids[:len(n.kids.nodes)]}
 	m.far = nil
 	m.owner = owner
 }
 
 // nodeBytes is what a kept node's own storage costs.
-func nodeBytes(n *Node) int { return cap(n.vals)*valueSize + cap(n.kids)*8 }
+func nodeBytes(n *Node) int { return cap(n.vals)*valueSize + n.kids.bytes() }

@@ -3,6 +3,7 @@ package entity
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -116,24 +117,24 @@ func freeze(n, old *Node) *Node {
 	if n.owner == 0 {
 		return n // a class baseline's node: read-only already
 	}
-	var kids []*Node
-	same := old != nil && len(old.vals) == len(n.vals) && len(old.kids) == len(n.kids) && len(old.far) == len(n.far)
-	if len(n.kids) > 0 {
-		kids = make([]*Node, len(n.kids))
-		for i, k := range n.kids {
-			kids[i] = freeze(k, old.Kid(i))
-			same = same && kids[i] == old.kids[i]
+	var kids kidList
+	same := old != nil && len(old.vals) == len(n.vals) && old.kids.sameSlots(&n.kids) && len(old.far) == len(n.far)
+	if len(n.kids.nodes) > 0 {
+		kids = kidList{slots: n.kids.shared(), nodes: make([]*Node, len(n.kids.nodes))}
+		for p, k := range n.kids.nodes {
+			i := int(n.kids.slots[p])
+			kids.nodes[p] = freeze(k, old.Kid(i))
+			same = same && kids.nodes[p] == old.Kid(i)
 		}
 	}
-	var far map[int32]*farSlot
+	var far farList
 	if len(n.far) > 0 {
-		far = make(map[int32]*farSlot, len(n.far))
-		for i, f := range n.far {
-			k := freeze(f.kid, old.Kid(int(i)))
-			far[i] = &farSlot{v: f.v, kid: k}
+		far = n.far.copied()
+		for p, f := range far {
+			f.kid = freeze(f.kid, old.Kid(int(f.i)))
 			if same {
-				of := old.far[i]
-				same = of != nil && of.kid == k && of.v.Equal(f.v)
+				of := old.far[p]
+				same = of.i == f.i && of.kid == f.kid && of.v.Equal(f.v)
 			}
 		}
 	}
@@ -168,37 +169,34 @@ func reshare(n, old *Node) *Node {
 	if n == nil || old == nil || n == old || n.owner != 0 || old.owner != 0 {
 		return n
 	}
-	kids, far, changed := n.kids, n.far, false
-	for i, k := range n.kids {
-		if nk := reshare(k, old.Kid(i)); nk != k {
+	kids, far, changed := kidList{slots: n.kids.shared(), nodes: n.kids.nodes}, n.far, false
+	for p, k := range n.kids.nodes {
+		if nk := reshare(k, old.Kid(int(n.kids.slots[p]))); nk != k {
 			if !changed {
-				kids, changed = append([]*Node(nil), n.kids...), true
+				kids, changed = n.kids.copied(), true
 			}
-			kids[i] = nk
+			kids.nodes[p] = nk
 		}
 	}
 	farChanged := false
-	for i, f := range n.far {
-		if nk := reshare(f.kid, old.Kid(int(i))); nk != f.kid {
+	for p, f := range n.far {
+		if nk := reshare(f.kid, old.Kid(int(f.i))); nk != f.kid {
 			if !farChanged {
-				far, farChanged = make(map[int32]*farSlot, len(n.far)), true
-				for j, g := range n.far {
-					far[j] = g
-				}
+				far, farChanged = slices.Clone(n.far), true
 			}
-			far[i] = &farSlot{v: f.v, kid: nk}
+			far[p] = &farSlot{i: f.i, v: f.v, kid: nk}
 		}
 	}
-	same := len(old.vals) == len(n.vals) && len(old.kids) == len(kids) && len(old.far) == len(far) && sameVals(n.vals, old.vals)
-	for i := 0; same && i < len(kids); i++ {
-		same = kids[i] == old.kids[i]
+	same := len(old.vals) == len(n.vals) && old.kids.sameSlots(&kids) && len(old.far) == len(far) && sameVals(n.vals, old.vals)
+	for p := 0; same && p < len(kids.nodes); p++ {
+		same = kids.nodes[p] == old.kids.nodes[p]
 	}
 	for i, f := range far {
 		if !same {
 			break
 		}
 		of := old.far[i]
-		same = of != nil && of.kid == f.kid && of.v.Equal(f.v)
+		same = of.i == f.i && of.kid == f.kid && of.v.Equal(f.v)
 	}
 	switch {
 	case same:
@@ -244,9 +242,9 @@ func (n *Node) own(owner uint32) *Node {
 	if n.owner != owner {
 		n = n.cowCopy(owner)
 	}
-	for i, k := range n.kids {
+	for p, k := range n.kids.nodes {
 		if k != nil {
-			n.kids[i] = k.own(owner)
+			n.kids.nodes[p] = k.own(owner)
 		}
 	}
 	for _, f := range n.far {

@@ -23,8 +23,8 @@ const DenseSlots = 256
 
 // Node holds the values at one level of a field path, and below slot i the
 // level under field i (array elements, nested serializer fields). Slots
-// below DenseSlots are kept by index in vals and kids; the rest, sparse, in
-// far.
+// below DenseSlots are kept by index in vals, and packed in kids; the rest,
+// sparse, in far.
 //
 // Nodes are copied on write: a new entity shares its class baseline's nodes
 // and copies only the nodes its updates write to, so creating an entity
@@ -32,14 +32,15 @@ const DenseSlots = 256
 // may be written only by the owner that copied it (owner 0 is the baseline).
 type Node struct {
 	vals  []decoder.Value
-	kids  []*Node
-	far   map[int32]*farSlot
+	kids  kidList // the nodes below dense slots (kids.go)
+	far   farList // slots at or past DenseSlots (kids.go)
 	owner uint32
 }
 
 // farSlot is a slot at or past DenseSlots: its value (whose address stays
 // put while its node lives) and the node below it.
 type farSlot struct {
+	i   int32
 	v   decoder.Value
 	kid *Node
 }
@@ -55,20 +56,9 @@ func newNode(size int, owner uint32) *Node {
 func (n *Node) cowCopy(owner uint32) *Node {
 	c := allocNode(len(n.vals), max(len(n.vals), cap(n.vals)), owner)
 	copy(c.vals, n.vals)
-	if len(n.kids) > 0 {
-		c.kids = append([]*Node(nil), n.kids...)
-	}
-	if len(n.far) > 0 {
-		// One block for the slots (a CS2 pawn has dozens past DenseSlots):
-		// they live and die with the node.
-		c.far = make(map[int32]*farSlot, len(n.far))
-		slots := make([]farSlot, 0, len(n.far))
-		for i, f := range n.far {
-			slots = append(slots, *f)
-			c.far[i] = &slots[len(slots)-1]
-		}
-	}
-	noteAlloc(len(c.vals)*valueSize + len(c.kids)*8 + len(c.far)*farSize)
+	c.kids = n.kids.copied()
+	c.far = n.far.copied()
+	noteAlloc(len(c.vals)*valueSize + len(c.kids.nodes)*8 + len(c.far)*farSize)
 	return c
 }
 
@@ -81,16 +71,12 @@ const (
 
 // farAt returns the far slot i for writing, creating it.
 func (n *Node) farAt(i int32) *farSlot {
-	f := n.far[i]
-	if f == nil {
-		if n.far == nil {
-			n.far = map[int32]*farSlot{}
-		}
-		f = &farSlot{}
-		n.far[i] = f
+	p, ok := n.far.find(i)
+	if !ok {
+		n.far = slices.Insert(n.far, p, &farSlot{i: i})
 		noteAlloc(farSize)
 	}
-	return f
+	return n.far[p]
 }
 
 // slot returns the value at i for writing, growing vals as needed.
@@ -118,7 +104,7 @@ func (n *Node) Get(i int) decoder.Value {
 	}
 	if i >= len(n.vals) {
 		if i >= DenseSlots {
-			if f := n.far[int32(i)]; f != nil {
+			if f := n.far.get(int32(i)); f != nil {
 				return f.v
 			}
 		}
@@ -132,15 +118,13 @@ func (n *Node) Kid(i int) *Node {
 	if n == nil {
 		return nil
 	}
-	if i >= len(n.kids) {
-		if i >= DenseSlots {
-			if f := n.far[int32(i)]; f != nil {
-				return f.kid
-			}
+	if i >= DenseSlots {
+		if f := n.far.get(int32(i)); f != nil {
+			return f.kid
 		}
 		return nil
 	}
-	return n.kids[i]
+	return n.kids.get(int32(i))
 }
 
 // EachVal calls fn with every slot that holds a value, in index order.
@@ -153,9 +137,9 @@ func (n *Node) EachVal(fn func(i int, v decoder.Value)) {
 			fn(i, v)
 		}
 	}
-	for _, i := range n.farIndexes() {
-		if v := n.far[i].v; v.Kind != decoder.KindNone {
-			fn(int(i), v)
+	for _, f := range n.far {
+		if f.v.Kind != decoder.KindNone {
+			fn(int(f.i), f.v)
 		}
 	}
 }
@@ -165,14 +149,10 @@ func (n *Node) EachKid(fn func(i int, k *Node)) {
 	if n == nil {
 		return
 	}
-	for i, k := range n.kids {
-		if k != nil {
-			fn(i, k)
-		}
-	}
-	for _, i := range n.farIndexes() {
-		if k := n.far[i].kid; k != nil {
-			fn(int(i), k)
+	n.kids.each(fn)
+	for _, f := range n.far {
+		if f.kid != nil {
+			fn(int(f.i), f.kid)
 		}
 	}
 }
@@ -182,18 +162,6 @@ func (n *Node) KidLen() int {
 	l := 0
 	n.EachKid(func(i int, _ *Node) { l = i + 1 })
 	return l
-}
-
-func (n *Node) farIndexes() []int32 {
-	if len(n.far) == 0 {
-		return nil
-	}
-	idx := make([]int32, 0, len(n.far))
-	for i := range n.far {
-		idx = append(idx, i)
-	}
-	slices.Sort(idx)
-	return idx
 }
 
 func growVals(v []decoder.Value, n int) []decoder.Value {
@@ -213,17 +181,7 @@ func (n *Node) kid(i int32, size int, owner uint32) *Node {
 	if i >= DenseSlots {
 		at = &n.farAt(i).kid
 	} else {
-		if int(i) >= len(n.kids) {
-			if int(i) < cap(n.kids) {
-				n.kids = n.kids[:i+1]
-			} else {
-				nk := make([]*Node, i+1, min(max(int(i)+1, 2*cap(n.kids)), DenseSlots))
-				copy(nk, n.kids)
-				n.kids = nk
-				noteAlloc(cap(nk) * 8)
-			}
-		}
-		at = &n.kids[i]
+		at = n.kids.ref(i)
 	}
 	k := *at
 	if k == nil {
@@ -243,16 +201,16 @@ func (n *Node) Clone() *Node {
 		return nil
 	}
 	c := &Node{vals: append([]decoder.Value(nil), n.vals...), owner: n.owner}
-	if len(n.kids) > 0 {
-		c.kids = make([]*Node, len(n.kids))
-		for i, k := range n.kids {
-			c.kids[i] = k.Clone()
+	if len(n.kids.nodes) > 0 {
+		c.kids = kidList{slots: n.kids.shared(), nodes: make([]*Node, len(n.kids.nodes))}
+		for p, k := range n.kids.nodes {
+			c.kids.nodes[p] = k.Clone()
 		}
 	}
 	if len(n.far) > 0 {
-		c.far = make(map[int32]*farSlot, len(n.far))
-		for i, f := range n.far {
-			c.far[i] = &farSlot{v: f.v, kid: f.kid.Clone()}
+		c.far = n.far.copied()
+		for _, f := range c.far {
+			f.kid = f.kid.Clone()
 		}
 	}
 	return c

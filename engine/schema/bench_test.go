@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/wiretree"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -20,6 +21,41 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if _, err := Parse(body, game.Dota2); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckIndexes reads every serializer message of the Dota 2
+// replay's schema as a parse does: some 100,000 field indexes.
+func BenchmarkCheckIndexes(b *testing.B) {
+	_, data := testreplays.Read(b, "dota2")
+	body := serializerOf(data)
+	if body == nil {
+		b.Fatal("no send tables in the Dota 2 replay")
+	}
+	var msgs [][]byte
+	nField := 0
+	for c := wiretree.NewCursor(body); c.Step(); {
+		switch c.Num {
+		case 1:
+			msgs = append(msgs, c.Bytes())
+		case 3:
+			nField++
+		}
+	}
+	hasSer := make([]bool, nField)
+	for i := range hasSer {
+		hasSer[i] = i%8 == 3
+	}
+	var edges []nestEdge
+	b.ReportAllocs()
+	for b.Loop() {
+		edges = edges[:0]
+		for _, m := range msgs {
+			var ok bool
+			if _, _, _, edges, _, ok = checkIndexes(m, hasSer, edges); !ok {
+				b.Fatal("a serializer of an unusual shape")
+			}
 		}
 	}
 }

@@ -89,21 +89,26 @@ func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (nameSym, version
 	bad = -1
 	n0 := len(edges)
 	pos := int32(0) // position among the indexes in range
+	n := 0          // indexes read
 	i := 0
 	for i < len(msg) {
 		// A run of indexes below 16,384 (all of a real schema's): each is
-		// a tag and one or two bytes.
-		for i+2 < len(msg) && msg[i] == tagIndex {
-			b := msg[i+1]
-			fi := int(b)
-			if b < 0x80 {
+		// a tag and one or two bytes. The run is read on locals, three
+		// bytes looked at through one bounds check.
+		for i+2 < len(msg) {
+			w := msg[i : i+3 : i+3]
+			if w[0] != tagIndex {
+				break
+			}
+			fi := int(w[1])
+			if fi < 0x80 {
 				i += 2
-			} else if c := msg[i+2]; c < 0x80 {
-				fi, i = int(b&0x7f)|int(c)<<7, i+3
+			} else if w[2] < 0x80 {
+				fi, i = fi&0x7f|int(w[2])<<7, i+3
 			} else {
 				break
 			}
-			count++
+			n++
 			if uint(fi) >= uint(len(hasSer)) {
 				bad = int32(fi)
 				continue
@@ -123,7 +128,7 @@ func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (nameSym, version
 		}
 		switch tag {
 		case tagIndex:
-			count++
+			n++
 			fi := int32(v)
 			if fi < 0 || int(fi) >= len(hasSer) {
 				bad = fi
@@ -141,5 +146,5 @@ func checkIndexes(msg []byte, hasSer []bool, edges []nestEdge) (nameSym, version
 			return 0, 0, 0, edges[:n0], -1, false
 		}
 	}
-	return nameSym, version, count, edges, bad, true
+	return nameSym, version, n, edges, bad, true
 }
