@@ -38,7 +38,7 @@ func (n *Node) SizeOutside(old *Node) int64 {
 		return 0
 	}
 	b := int64(unsafe.Sizeof(Node{})) + int64(cap(n.vals))*valueSize + int64(n.kids.bytes()) + int64(len(n.far))*farSize
-	n.kids.each(func(i int, kid *Node) { b += kid.SizeOutside(old.Kid(i)) })
+	n.kids.each(func(_, i int, kid *Node) { b += kid.SizeOutside(old.Kid(i)) })
 	for _, f := range n.far {
 		b += f.kid.SizeOutside(old.Kid(int(f.i)))
 	}

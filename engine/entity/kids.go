@@ -1,5 +1,7 @@
 package entity
 
+import "math/bits"
+
 // kidList holds the nodes below a node's dense slots, packed: a node's
 // slots are mostly values, and of the slots of a Dota 2 signon's state
 // that could hold a node one in eleven does. Kept by slot, every create's
@@ -7,46 +9,30 @@ package entity
 // a write barrier while the collector marks; packed, it copies the few
 // that are there.
 //
-// slots lists the slots that have a node, in increasing order. Copies of
-// a node share it, capped at its length, and never write it: adding a slot
-// makes a new one, except that a list with room after its last slot adds
-// a larger slot there (paths come in increasing order, so a node being
-// filled adds its slots so), which no copy sees. nodes[i] is the node
-// below slots[i]; each node has its own nodes, which only its owner
-// writes.
+// has marks the slots that have a node; nodes holds them in slot order,
+// so a slot's position is the count of marks below it. Each node has its
+// own nodes, which only its owner writes.
 type kidList struct {
-	slots []uint8 // below DenseSlots
+	has   [DenseSlots / 64]uint64
 	nodes []*Node
 }
 
-// at is the position of slot i in slots and whether it is there.
+// at is the position of slot i (0 <= i < DenseSlots) in nodes and whether
+// it has a node.
 func (l *kidList) at(i int32) (int, bool) {
-	s := l.slots
-	if uint32(i) < uint32(len(s)) && int32(s[i]) == i {
-		return int(i), true // slots 0 to i all there: an array's elements
+	w, bit := uint(i)>>6, uint64(1)<<(uint(i)&63)
+	p := bits.OnesCount64(l.has[w&3] & (bit - 1))
+	for k := uint(0); k < w&3; k++ {
+		p += bits.OnesCount64(l.has[k])
 	}
-	if len(s) <= 8 {
-		for p, x := range s {
-			if int32(x) >= i {
-				return p, int32(x) == i
-			}
-		}
-		return len(s), false
-	}
-	lo, hi := 0, len(s)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if int32(s[m]) < i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo, lo < len(s) && int32(s[lo]) == i
+	return p, l.has[w&3]&bit != 0
 }
 
 // get is the node below slot i, or nil.
 func (l *kidList) get(i int32) *Node {
+	if uint32(i) >= DenseSlots {
+		return nil
+	}
 	if p, ok := l.at(i); ok {
 		return l.nodes[p]
 	}
@@ -58,17 +44,7 @@ func (l *kidList) get(i int32) *Node {
 func (l *kidList) ref(i int32) **Node {
 	p, ok := l.at(i)
 	if !ok {
-		s := l.slots
-		if p == len(s) && p < cap(s) {
-			s = s[:p+1]
-		} else {
-			s = make([]uint8, len(s)+1, max(4, 2*len(s)))
-			copy(s, l.slots[:p])
-			copy(s[p+1:], l.slots[p:])
-			noteAlloc(cap(s))
-		}
-		s[p] = uint8(i)
-		l.slots = s
+		l.has[uint(i)>>6&3] |= 1 << (uint(i) & 63)
 		l.nodes = append(l.nodes, nil)
 		copy(l.nodes[p+1:], l.nodes[p:])
 		l.nodes[p] = nil
@@ -76,45 +52,32 @@ func (l *kidList) ref(i int32) **Node {
 	return &l.nodes[p]
 }
 
-// copied is the list for a copy of its node: the slots shared (capped, so
-// that neither side adds to the other's), the nodes its own.
+// copied is the list for a copy of its node: the nodes its own.
 func (l *kidList) copied() kidList {
 	if len(l.nodes) == 0 {
 		return kidList{}
 	}
-	return kidList{slots: l.shared(), nodes: append([]*Node(nil), l.nodes...)}
+	return kidList{has: l.has, nodes: append([]*Node(nil), l.nodes...)}
 }
 
-// shared is slots for another node to share: capped at its length.
-func (l *kidList) shared() []uint8 { return l.slots[:len(l.slots):len(l.slots)] }
-
-// each calls fn with every node, in slot order.
-func (l *kidList) each(fn func(i int, k *Node)) {
-	for p, k := range l.nodes {
-		if k != nil {
-			fn(int(l.slots[p]), k)
+// each calls fn with the position, the slot and the node of every node,
+// in slot order.
+func (l *kidList) each(fn func(p, i int, k *Node)) {
+	p := 0
+	for w, m := range l.has {
+		for m != 0 {
+			b := bits.TrailingZeros64(m)
+			m &= m - 1
+			if k := l.nodes[p]; k != nil {
+				fn(p, w*64+b, k)
+			}
+			p++
 		}
 	}
-}
-
-// sameSlots reports whether two lists have nodes below the same slots.
-func (l *kidList) sameSlots(o *kidList) bool {
-	if len(l.slots) != len(o.slots) {
-		return false
-	}
-	if len(l.slots) == 0 || &l.slots[0] == &o.slots[0] {
-		return true
-	}
-	for p, x := range l.slots {
-		if o.slots[p] != x {
-			return false
-		}
-	}
-	return true
 }
 
 // bytes is what the list's storage costs.
-func (l *kidList) bytes() int { return cap(l.slots) + cap(l.nodes)*8 }
+func (l *kidList) bytes() int { return cap(l.nodes) * 8 }
 
 // farList holds a node's slots at or past DenseSlots, in increasing slot
 // order: a CS2 pawn has dozens, and each create's copy of its class's

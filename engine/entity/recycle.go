@@ -65,7 +65,7 @@ func (m *Node) refill(n *Node, owner uint32) {
 	kids := m.kids.nodes[:cap(m.kids.nodes)]
 	copy(kids, n.kids.nodes)
 	clear(kids[len(n.kids.nodes):])
-	m.kids = kidList{slots: n.kids.shared(), nodes: kids[:len(n.kids.nodes)]}
+	m.kids = kidList{has: n.kids.has, nodes: kids[:len(n.kids.nodes)]}
 	m.far = nil
 	m.owner = owner
 }

@@ -118,14 +118,13 @@ func freeze(n, old *Node) *Node {
 		return n // a class baseline's node: read-only already
 	}
 	var kids kidList
-	same := old != nil && len(old.vals) == len(n.vals) && old.kids.sameSlots(&n.kids) && len(old.far) == len(n.far)
+	same := old != nil && len(old.vals) == len(n.vals) && old.kids.has == n.kids.has && len(old.far) == len(n.far)
 	if len(n.kids.nodes) > 0 {
-		kids = kidList{slots: n.kids.shared(), nodes: make([]*Node, len(n.kids.nodes))}
-		for p, k := range n.kids.nodes {
-			i := int(n.kids.slots[p])
+		kids = kidList{has: n.kids.has, nodes: make([]*Node, len(n.kids.nodes))}
+		n.kids.each(func(p, i int, k *Node) {
 			kids.nodes[p] = freeze(k, old.Kid(i))
 			same = same && kids.nodes[p] == old.Kid(i)
-		}
+		})
 	}
 	var far farList
 	if len(n.far) > 0 {
@@ -169,15 +168,15 @@ func reshare(n, old *Node) *Node {
 	if n == nil || old == nil || n == old || n.owner != 0 || old.owner != 0 {
 		return n
 	}
-	kids, far, changed := kidList{slots: n.kids.shared(), nodes: n.kids.nodes}, n.far, false
-	for p, k := range n.kids.nodes {
-		if nk := reshare(k, old.Kid(int(n.kids.slots[p]))); nk != k {
+	kids, far, changed := n.kids, n.far, false
+	n.kids.each(func(p, i int, k *Node) {
+		if nk := reshare(k, old.Kid(i)); nk != k {
 			if !changed {
 				kids, changed = n.kids.copied(), true
 			}
 			kids.nodes[p] = nk
 		}
-	}
+	})
 	farChanged := false
 	for p, f := range n.far {
 		if nk := reshare(f.kid, old.Kid(int(f.i))); nk != f.kid {
@@ -187,7 +186,7 @@ func reshare(n, old *Node) *Node {
 			far[p] = &farSlot{i: f.i, v: f.v, kid: nk}
 		}
 	}
-	same := len(old.vals) == len(n.vals) && old.kids.sameSlots(&kids) && len(old.far) == len(far) && sameVals(n.vals, old.vals)
+	same := len(old.vals) == len(n.vals) && old.kids.has == kids.has && len(old.far) == len(far) && sameVals(n.vals, old.vals)
 	for p := 0; same && p < len(kids.nodes); p++ {
 		same = kids.nodes[p] == old.kids.nodes[p]
 	}

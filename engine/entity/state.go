@@ -149,7 +149,7 @@ func (n *Node) EachKid(fn func(i int, k *Node)) {
 	if n == nil {
 		return
 	}
-	n.kids.each(fn)
+	n.kids.each(func(_, i int, k *Node) { fn(i, k) })
 	for _, f := range n.far {
 		if f.kid != nil {
 			fn(int(f.i), f.kid)
@@ -202,7 +202,7 @@ func (n *Node) Clone() *Node {
 	}
 	c := &Node{vals: append([]decoder.Value(nil), n.vals...), owner: n.owner}
 	if len(n.kids.nodes) > 0 {
-		c.kids = kidList{slots: n.kids.shared(), nodes: make([]*Node, len(n.kids.nodes))}
+		c.kids = kidList{has: n.kids.has, nodes: make([]*Node, len(n.kids.nodes))}
 		for p, k := range n.kids.nodes {
 			c.kids.nodes[p] = k.Clone()
 		}

@@ -725,7 +725,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 			} else {
 				memo.pinned = false
 			}
-			memo.targets = append(memo.targets, tg)
+			memo.add(&tg)
 		}
 		t.Stats.Calls[tg.dec.Family]++
 		if rec == nil {
