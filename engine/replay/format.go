@@ -27,7 +27,7 @@ func (r *Replay) formatCommand(c *container.Command, loc Location) {
 	case container.ClassInfo:
 		m = knownfmt.DemoClassInfo
 	case container.StringTables:
-		m = knownfmt.StringTables
+		return // formatStringTables, once the snapshot is read
 	case container.Packet, container.SignonPacket:
 		if c.Broadcast {
 			return // the body is the packet data itself
@@ -56,6 +56,17 @@ func (r *Replay) formatSendTables(c *container.Command, data []byte, s *schema.S
 		r.Format.Fields(knownfmt.FlattenedSerializer, r.Game, data, at)
 	}
 	r.Format.Fields(knownfmt.SendTables, r.Game, c.Body, at)
+}
+
+// formatStringTables is formatCommand for DEM_StringTables, called once
+// the snapshot is read: when every item held only a key and a value, as
+// the snapshot's reading found, the items are passed over.
+func (r *Replay) formatStringTables(c *container.Command, plain bool, loc Location) {
+	if plain {
+		r.Format.FieldsPlain(knownfmt.StringTables, r.Game, c.Body, formatPlace(loc), knownfmt.StringTablesItem)
+		return
+	}
+	r.Format.Fields(knownfmt.StringTables, r.Game, c.Body, formatPlace(loc))
 }
 
 // formatInner notes an inner message of a type no table names, or fields

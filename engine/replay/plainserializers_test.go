@@ -75,3 +75,71 @@ func TestUnknownFieldInSerializerNoted(t *testing.T) {
 		t.Fatal("field 9 in a serializer went unnoted")
 	}
 }
+
+// The format check passes over a DEM_StringTables snapshot's items when
+// its reading found each to hold only a key and a value: an item carrying
+// a field number no definition gives, among the items or the client-side
+// ones, is still named, in the item.
+func TestUnknownFieldInSnapshotItemNoted(t *testing.T) {
+	data := readDota(t)
+	unknownIn := func(data []byte) bool {
+		r, err := replay.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Run(nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.Format.Items() {
+			if it.Kind == knownfmt.KindField && it.In == "DEM_StringTables.items_t" && it.ID == 7 {
+				return true
+			}
+		}
+		return false
+	}
+	if unknownIn(data) {
+		t.Fatal("the unchanged replay has field 7 in a snapshot item")
+	}
+	// item appends field 7 to the first item of the first table with
+	// items in field num (2: items, 3: the client-side ones; a table with
+	// none gets one).
+	withField7 := func(num protowire.Number) []byte {
+		edited := 0
+		patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
+			out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
+			if c.Kind != container.StringTables || edited > 0 {
+				return out
+			}
+			var body []byte
+			for tc := wiretree.NewCursor(c.Body); tc.Next(); {
+				if tc.Num != 1 || edited > 0 {
+					body = append(body, tc.Raw()...)
+					continue
+				}
+				var table []byte
+				for ic := wiretree.NewCursor(tc.Data); ic.Next(); {
+					table = append(table, ic.Raw()...)
+				}
+				item := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), []byte("k"))
+				item = protowire.AppendVarint(protowire.AppendTag(item, 7, protowire.VarintType), 1)
+				table = protowire.AppendBytes(protowire.AppendTag(table, num, protowire.BytesType), item)
+				body = protowire.AppendBytes(protowire.AppendTag(body, 1, protowire.BytesType), table)
+				edited++
+			}
+			out[0].Body = body
+			return out
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edited != 1 {
+			t.Fatalf("%d tables edited", edited)
+		}
+		return patched
+	}
+	for _, num := range []protowire.Number{2, 3} {
+		if !unknownIn(withField7(num)) {
+			t.Errorf("field 7 in an item of field %d went unnoted", num)
+		}
+	}
+}

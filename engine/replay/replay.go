@@ -309,7 +309,9 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		}
 		r.refreshBaselines()
 	case container.StringTables:
-		return r.snapshot(c.Body)
+		plain, err := r.snapshot(c.Body)
+		r.formatStringTables(c, plain, loc)
+		return err
 	case container.Packet, container.SignonPacket:
 		if c.Broadcast {
 			return r.packet(c.Body, loc) // a capture's packets are not wrapped

@@ -14,34 +14,44 @@ import (
 // item go), and the instance baselines it changes are taken. A recording
 // that starts mid-game sends here the entries its creates left out. The
 // items are compared in place, so a snapshot that repeats the tables as
-// they are (the usual signon one) allocates nothing per entry.
-func (r *Replay) snapshot(body []byte) error {
+// they are (the usual signon one) allocates nothing per entry. plain says
+// every item of every table held a key and a value and nothing else (the
+// format check then passes over them).
+func (r *Replay) snapshot(body []byte) (plain bool, err error) {
+	plain = true
 	c := wiretree.NewCursor(body)
 	for c.Step() {
 		if c.Num != 1 || c.Type != protowire.BytesType {
 			continue
 		}
-		if err := r.restoreTable(c.Bytes()); err != nil {
-			return fmt.Errorf("CDemoStringTables: %w", err)
+		p, err := r.restoreTable(c.Bytes())
+		if err != nil {
+			return false, fmt.Errorf("CDemoStringTables: %w", err)
 		}
+		plain = plain && p
 	}
 	if err := c.Err(); err != nil {
-		return fmt.Errorf("CDemoStringTables: %w", err)
+		return false, fmt.Errorf("CDemoStringTables: %w", err)
 	}
-	return nil
+	return plain, nil
 }
 
-// restoreTable applies one table of a snapshot.
-func (r *Replay) restoreTable(d []byte) error {
+// restoreTable applies one table of a snapshot. plain says each of its
+// items (the client-side ones too) held only a key and a value.
+func (r *Replay) restoreTable(d []byte) (plain bool, err error) {
 	var name []byte
+	plain = true
 	c := wiretree.NewCursor(d)
 	for c.Step() {
-		if c.Num == 1 && c.Type == protowire.BytesType {
+		switch {
+		case c.Num == 1 && c.Type == protowire.BytesType:
 			name = c.Bytes() // the last one, as protobuf reads it
+		case c.Num == 3 && c.Type == protowire.BytesType && plain:
+			plain = plainItem(c.Bytes())
 		}
 	}
 	if err := c.Err(); err != nil {
-		return err
+		return false, err
 	}
 	t := r.Strings.ByName(string(name))
 	n := int32(0)
@@ -59,10 +69,12 @@ func (r *Replay) restoreTable(d []byte) error {
 					key = ic.Bytes()
 				case ic.Num == 2 && ic.Type == protowire.BytesType:
 					value, hasValue = ic.Bytes(), true
+				default:
+					plain = false
 				}
 			}
 			if err := ic.Err(); err != nil {
-				return err
+				return false, err
 			}
 		}
 		switch {
@@ -81,7 +93,21 @@ func (r *Replay) restoreTable(d []byte) error {
 	if t != nil {
 		t.Truncate(n) // a removed baseline entry leaves its class's baseline as it was
 	}
-	return nil
+	return plain, nil
+}
+
+// plainItem reports whether a snapshot item holds only a key and a value.
+func plainItem(d []byte) bool {
+	if _, _, _, ok := shortItem(d); ok {
+		return true
+	}
+	c := wiretree.NewCursor(d)
+	for c.Step() {
+		if (c.Num != 1 && c.Num != 2) || c.Type != protowire.BytesType {
+			return false
+		}
+	}
+	return c.Err() == nil
 }
 
 // shortItem reads an item of the usual shape, a key and maybe a value
