@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/dembug/dembug/cli"
+	"github.com/dembug/dembug/internal/startheap"
 	"github.com/dembug/dembug/sample"
 	"github.com/dembug/dembug/ui"
 )
@@ -18,11 +18,13 @@ func main() {
 	// the decoding state. Measured on a 100 MB replay (docs/memory.md):
 	// check at GOGC=200 peaks at 56-77 MiB and runs as fast as at 400
 	// (which doubles the heap for no gain) and faster than at 100 (more
-	// collections). The TUI sets its own (ui.Run: GOGC=200 under a soft
-	// limit). GOGC in the environment still wins, and so does a GOMEMLIMIT
-	// below the memory budget's soft limit (engine/budget).
+	// collections). The first collection waits for a 32 MiB heap: a short
+	// replay's decode, nearly all of it live, then needs none
+	// (internal/startheap). The TUI sets its own (ui.Run: GOGC=200 under a
+	// soft limit). GOGC in the environment still wins, and so does a
+	// GOMEMLIMIT below the memory budget's soft limit (engine/budget).
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
+		startheap.Defer(200, 32<<20)
 	}
 	os.Exit(run())
 }
