@@ -24,21 +24,7 @@ func TestUnknownFieldInSerializerNoted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unknownIn := func(data []byte) bool {
-		r, err := replay.Open(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Run(nil); err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range r.Format.Items() {
-			if it.Kind == knownfmt.KindField && it.In == "ProtoFlattenedSerializer_t" && it.ID == 9 {
-				return true
-			}
-		}
-		return false
-	}
+	unknownIn := func(data []byte) bool { return fieldNoted(t, data, "ProtoFlattenedSerializer_t", 9) }
 	if unknownIn(data) {
 		t.Fatal("the unchanged replay has field 9 in a serializer")
 	}
@@ -82,21 +68,7 @@ func TestUnknownFieldInSerializerNoted(t *testing.T) {
 // ones, is still named, in the item.
 func TestUnknownFieldInSnapshotItemNoted(t *testing.T) {
 	data := readDota(t)
-	unknownIn := func(data []byte) bool {
-		r, err := replay.Open(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Run(nil); err != nil {
-			t.Fatal(err)
-		}
-		for _, it := range r.Format.Items() {
-			if it.Kind == knownfmt.KindField && it.In == "DEM_StringTables.items_t" && it.ID == 7 {
-				return true
-			}
-		}
-		return false
-	}
+	unknownIn := func(data []byte) bool { return fieldNoted(t, data, "DEM_StringTables.items_t", 7) }
 	if unknownIn(data) {
 		t.Fatal("the unchanged replay has field 7 in a snapshot item")
 	}
@@ -142,4 +114,23 @@ func TestUnknownFieldInSnapshotItemNoted(t *testing.T) {
 			t.Errorf("field 7 in an item of field %d went unnoted", num)
 		}
 	}
+}
+
+// fieldNoted decodes data whole and reports whether the format check named
+// field number id as unknown in message in.
+func fieldNoted(t *testing.T, data []byte, in string, id int) bool {
+	t.Helper()
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range r.Format.Items() {
+		if it.Kind == knownfmt.KindField && it.In == in && it.ID == id {
+			return true
+		}
+	}
+	return false
 }
