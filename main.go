@@ -20,8 +20,8 @@ func main() {
 	// (which doubles the heap for no gain) and faster than at 100 (more
 	// collections). The first collection waits for a 32 MiB heap: a short
 	// replay's decode, nearly all of it live, then needs none
-	// (internal/startheap). The TUI sets its own (ui.Run: GOGC=200 under a
-	// soft limit). GOGC in the environment still wins, and so does a
+	// (internal/startheap). The TUI sets its own at once (ui.Run: GOGC=200
+	// under a soft limit). GOGC in the environment still wins, and so does a
 	// GOMEMLIMIT below the memory budget's soft limit (engine/budget).
 	if os.Getenv("GOGC") == "" {
 		startheap.Defer(200, 32<<20)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/schema"
-	"github.com/dembug/dembug/internal/startheap"
 )
 
 // Run opens the interactive debugger on a replay's bytes and returns when
@@ -64,12 +63,11 @@ func noColor() bool { return os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") ==
 // by a soft limit below the 500 MiB it promises for a full-length replay
 // (docs/memory.md), at GOGC=200: the limit holds the peak, and below it the
 // index pass collects half as often (about 5% less CPU for the pass on the
-// 100 MB replay than at GOGC=100). The first collection still waits for
-// the heap main put it off to (internal/startheap). GOGC and GOMEMLIMIT in
-// the environment win.
+// 100 MB replay than at GOGC=100). GOGC and GOMEMLIMIT in the environment
+// win.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
-		startheap.SetGCPercent(200) // after the first collection, when main put it off
+		debug.SetGCPercent(200) // at once: a first collection put off bought the debugger nothing (docs/memory.md)
 	}
 	// A lower limit (the memory budget's for a small file) stays.
 	if os.Getenv("GOMEMLIMIT") == "" && debug.SetMemoryLimit(-1) > 420<<20 {

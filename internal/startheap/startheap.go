@@ -68,8 +68,8 @@ func SetGCPercent(pct int) {
 	debug.SetGCPercent(pct)
 }
 
-// Pending reports whether the first collection is still put off.
-func Pending() bool {
+// pending reports whether the first collection is still put off.
+func pending() bool {
 	state.Lock()
 	defer state.Unlock()
 	return state.pending

@@ -24,8 +24,8 @@ func TestDeferPutsOffTheFirstCollection(t *testing.T) {
 	before := ms.NumGC
 
 	Defer(200, 64<<20)
-	if p := gcPercent(); p != 1600 || !Pending() {
-		t.Fatalf("GOGC %d, pending %v; want 1600 (64 MiB over the runtime's 4 MiB), pending", p, Pending())
+	if p := gcPercent(); p != 1600 || !pending() {
+		t.Fatalf("GOGC %d, pending %v; want 1600 (64 MiB over the runtime's 4 MiB), pending", p, pending())
 	}
 	// 24 MiB kept live, in blocks: at GOGC=200 the runtime would have
 	// collected at 8 MiB.
@@ -43,11 +43,11 @@ func TestDeferPutsOffTheFirstCollection(t *testing.T) {
 	}
 
 	runtime.GC()
-	for deadline := time.Now().Add(5 * time.Second); Pending() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); pending() && time.Now().Before(deadline); {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if Pending() {
+	if pending() {
 		t.Fatal("still pending after collections")
 	}
 	if p := gcPercent(); p != 300 {
