@@ -198,6 +198,42 @@ func Marks(cases []CutCase) (ticks []int32, spans [][2]int32) {
 	return ticks, spans
 }
 
+// CheckTicks holds a parser's reading of the cut at each of the case's
+// ticks (cut) to its reading of the original there (orig), value for
+// value, and, with counts, to dembug's live entity count. It returns the
+// entities it held at each tick and the values compared, and fails when
+// fewer than 1,000 were: a window that compares nothing proves nothing.
+func (c *CutCase) CheckTicks(t testing.TB, label, parser string, orig, cutRead map[int32]Snapshot, counts bool) (held []int, values int) {
+	t.Helper()
+	for i, tick := range c.Ticks {
+		held = append(held, len(cutRead[tick]))
+		if counts && len(cutRead[tick]) != c.Counts[i] {
+			t.Errorf("%s: %s holds %d entities at tick %d, dembug %d", label, parser, len(cutRead[tick]), tick, c.Counts[i])
+		}
+		n, diffs := CompareSnapshots(orig[tick], cutRead[tick])
+		for _, d := range diffs {
+			t.Errorf("%s, tick %d: %s", label, tick, d)
+		}
+		values += n
+	}
+	if values < 1000 {
+		t.Errorf("%s: only %d values compared", label, values)
+	}
+	return held, values
+}
+
+// InWindow is the ops (in tick order or not) whose tick is inside the
+// case's window.
+func InWindow[T any](c CutCase, ops []T, tick func(T) int32) []T {
+	var in []T
+	for _, o := range ops {
+		if t := tick(o); t >= c.Result.First && t <= c.Result.Last {
+			in = append(in, o)
+		}
+	}
+	return in
+}
+
 // LastTick is the tick of data's last command, as dembug reads it.
 func LastTick(tb testing.TB, data []byte) int32 {
 	tb.Helper()

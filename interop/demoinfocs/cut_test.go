@@ -76,31 +76,11 @@ func checkCut(t *testing.T, c interop.CutCase, whole *infocsRun) {
 	}
 	// Every create and delete in the window is the one demoinfocs reads
 	// from the original.
-	var wantOps []interop.Op
-	for _, o := range whole.ops {
-		if o.Tick >= res.First && o.Tick <= res.Last {
-			wantOps = append(wantOps, o)
-		}
-	}
+	wantOps := interop.InWindow(c, whole.ops, func(o interop.Op) int32 { return o.Tick })
 	if !slices.Equal(run.ops, wantOps) {
 		t.Errorf("%s: creates and deletes in the window differ:\ncut      %v\noriginal %v", label, run.ops, wantOps)
 	}
-	values := 0
-	var counts []int
-	for i, tick := range c.Ticks {
-		counts = append(counts, len(run.snaps[tick]))
-		if len(run.snaps[tick]) != c.Counts[i] {
-			t.Errorf("%s: demoinfocs holds %d entities at tick %d, dembug %d", label, len(run.snaps[tick]), tick, c.Counts[i])
-		}
-		n, diffs := interop.CompareSnapshots(whole.snaps[tick], run.snaps[tick])
-		for _, d := range diffs {
-			t.Errorf("%s, tick %d: %s", label, tick, d)
-		}
-		values += n
-	}
-	if values < 1000 {
-		t.Errorf("%s: only %d values compared", label, values)
-	}
+	counts, values := c.CheckTicks(t, label, "demoinfocs", whole.snaps, run.snaps, true)
 	t.Logf("%s: demoinfocs reads it to DEM_Stop at tick %d, with dembug's live entities at ticks %v: %v, and %d at the end; %d values there and %d creates and deletes equal its reading of the original",
 		label, run.tick, c.Ticks, counts, len(got), values, len(wantOps))
 }
