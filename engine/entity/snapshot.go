@@ -122,8 +122,9 @@ func freeze(n, old *Node) *Node {
 	if len(n.kids.nodes) > 0 {
 		kids = kidList{has: n.kids.has, nodes: make([]*Node, len(n.kids.nodes))}
 		n.kids.each(func(p, i int, k *Node) {
-			kids.nodes[p] = freeze(k, old.Kid(i))
-			same = same && kids.nodes[p] == old.Kid(i)
+			o := old.Kid(i)
+			kids.nodes[p] = freeze(k, o)
+			same = same && kids.nodes[p] == o
 		})
 	}
 	var far farList
