@@ -47,7 +47,8 @@ func (r *Replay) restoreTable(d []byte) (plain bool, err error) {
 		case c.Num == 1 && c.Type == protowire.BytesType:
 			name = c.Bytes() // the last one, as protobuf reads it
 		case c.Num == 3 && c.Type == protowire.BytesType && plain:
-			plain = plainItem(c.Bytes())
+			_, _, _, p, err := readItem(c.Bytes())
+			plain = p && err == nil
 		}
 	}
 	if err := c.Err(); err != nil {
@@ -60,23 +61,11 @@ func (r *Replay) restoreTable(d []byte) (plain bool, err error) {
 		if c.Num != 2 || c.Type != protowire.BytesType {
 			continue
 		}
-		key, value, hasValue, ok := shortItem(c.Bytes())
-		if !ok {
-			ic := wiretree.NewCursor(c.Bytes())
-			for ic.Step() {
-				switch {
-				case ic.Num == 1 && ic.Type == protowire.BytesType:
-					key = ic.Bytes()
-				case ic.Num == 2 && ic.Type == protowire.BytesType:
-					value, hasValue = ic.Bytes(), true
-				default:
-					plain = false
-				}
-			}
-			if err := ic.Err(); err != nil {
-				return false, err
-			}
+		key, value, hasValue, p, err := readItem(c.Bytes())
+		if err != nil {
+			return false, err
 		}
+		plain = plain && p
 		switch {
 		case t != nil:
 			if t.RestoreEntry(n, key, value, hasValue) {
@@ -96,18 +85,25 @@ func (r *Replay) restoreTable(d []byte) (plain bool, err error) {
 	return plain, nil
 }
 
-// plainItem reports whether a snapshot item holds only a key and a value.
-func plainItem(d []byte) bool {
-	if _, _, _, ok := shortItem(d); ok {
-		return true
+// readItem reads a snapshot item: its last key, its last value and whether
+// it has one, as protobuf reads them; plain says it held nothing else.
+func readItem(d []byte) (key, value []byte, hasValue, plain bool, err error) {
+	if key, value, hasValue, ok := shortItem(d); ok {
+		return key, value, hasValue, true, nil
 	}
+	plain = true
 	c := wiretree.NewCursor(d)
 	for c.Step() {
-		if (c.Num != 1 && c.Num != 2) || c.Type != protowire.BytesType {
-			return false
+		switch {
+		case c.Num == 1 && c.Type == protowire.BytesType:
+			key = c.Bytes()
+		case c.Num == 2 && c.Type == protowire.BytesType:
+			value, hasValue = c.Bytes(), true
+		default:
+			plain = false
 		}
 	}
-	return c.Err() == nil
+	return key, value, hasValue, plain, c.Err()
 }
 
 // shortItem reads an item of the usual shape, a key and maybe a value
