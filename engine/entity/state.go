@@ -54,8 +54,20 @@ func newNode(size int, owner uint32) *Node {
 // cowCopy is a writable copy of n for owner: values copied, children shared
 // until written.
 func (n *Node) cowCopy(owner uint32) *Node {
-	c := allocNode(len(n.vals), max(len(n.vals), cap(n.vals)), owner)
-	copy(c.vals, n.vals)
+	l, room := len(n.vals), max(len(n.vals), cap(n.vals))
+	var c *Node
+	if room > 32 {
+		// make then copy from a local, as written here, allocates without
+		// zeroing what the copy overwrites (the compiler's makeslicecopy):
+		// a create's top-level node is most of the start-up's bytes.
+		src := n.vals
+		vals := make([]decoder.Value, room)
+		copy(vals, src)
+		c = &Node{vals: vals[:l], owner: owner}
+	} else {
+		c = allocNode(l, room, owner)
+		copy(c.vals, n.vals)
+	}
 	c.kids = n.kids.copied()
 	c.far = n.far.copied()
 	noteAlloc(len(c.vals)*valueSize + len(c.kids.nodes)*8 + len(c.far)*farSize)
