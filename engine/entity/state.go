@@ -56,14 +56,17 @@ func newNode(size int, owner uint32) *Node {
 func (n *Node) cowCopy(owner uint32) *Node {
 	l, room := len(n.vals), max(len(n.vals), cap(n.vals))
 	var c *Node
-	if room > 32 {
+	if room > 32 && room == l {
 		// make then copy from a local, as written here, allocates without
 		// zeroing what the copy overwrites (the compiler's makeslicecopy):
-		// a create's top-level node is most of the start-up's bytes.
+		// a create's top-level node is most of the start-up's bytes. Only
+		// for a full node: makeslicecopy clears the spare room itself,
+		// touching pages a fresh span would have left untouched (a crafted
+		// node with room for 60,000 values and a few set).
 		src := n.vals
-		vals := make([]decoder.Value, room)
+		vals := make([]decoder.Value, l)
 		copy(vals, src)
-		c = &Node{vals: vals[:l], owner: owner}
+		c = &Node{vals: vals, owner: owner}
 	} else {
 		c = allocNode(l, room, owner)
 		copy(c.vals, n.vals)
