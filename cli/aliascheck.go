@@ -60,7 +60,7 @@ func missingAliases(a schema.Aliases, s *schema.Schema) []string {
 func nearestName(s *schema.Schema, kind schema.Kind, n string) string {
 	seen := map[string]bool{}
 	best, bestD := "", len(n)/3+1
-	for _, f := range s.Fields {
+	for _, f := range s.AllFields() {
 		for _, w := range f.WrittenNames() {
 			if w.Kind != kind || w.Name == "" || seen[w.Name] {
 				continue
@@ -128,7 +128,7 @@ func checkMute(mute []string, path string) error {
 	if f, err := mapfile.Open(path); err == nil {
 		if r, err := loadSchema(f.Data, schema.Aliases{}); err == nil && r.Schema != nil {
 			names = map[string]bool{}
-			for _, sf := range r.Schema.Fields {
+			for _, sf := range r.Schema.AllFields() {
 				names[sf.Name] = true
 			}
 		}

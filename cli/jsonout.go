@@ -98,7 +98,7 @@ type Stats struct {
 // StatsOf gathers the decoder-family table of a decoded replay.
 func StatsOf(r *replay.Replay) Stats {
 	counts := FamilyCounts(r.Schema)
-	st := Stats{TotalFields: len(r.Schema.Fields), Families: []FamilyStat{}, Unknown: unknownNames(r.Schema)}
+	st := Stats{TotalFields: len(r.Schema.AllFields()), Families: []FamilyStat{}, Unknown: unknownNames(r.Schema)}
 	for _, c := range r.Entities.Stats.Calls {
 		st.TotalCalls += c
 	}

@@ -17,7 +17,7 @@ import (
 // (simple fields, fixed-array elements, variable-array elements).
 func FamilyCounts(s *schema.Schema) map[decoder.Family]int {
 	out := map[decoder.Family]int{}
-	for _, f := range s.Fields {
+	for _, f := range s.AllFields() {
 		switch f.Model {
 		case schema.Simple, schema.FixedArray:
 			out[f.Decoder.Family]++
@@ -32,7 +32,7 @@ func FamilyCounts(s *schema.Schema) map[decoder.Family]int {
 // how many fields have each.
 func FallbackTypes(s *schema.Schema) map[string]int {
 	out := map[string]int{}
-	for _, f := range s.Fields {
+	for _, f := range s.AllFields() {
 		switch {
 		case (f.Model == schema.Simple || f.Model == schema.FixedArray) && f.Decoder.Family == decoder.FamDefault:
 			out[f.Type.Base]++
@@ -63,7 +63,7 @@ func WriteStats(w io.Writer, r *replay.Replay) {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", fam, counts[fam], calls, share)
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema.Fields), total)
+	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema.AllFields()), total)
 	tw.Flush()
 	fmt.Fprintln(w)
 	WriteUnknowns(w, r.Schema)

@@ -72,5 +72,5 @@ func (m *Model) schemaLine() (views.InspectorLine, bool) {
 		return views.InspectorLine{}, false
 	}
 	return views.InspectorLine{Label: "schema", Text: fmt.Sprintf("%s, %s (a field nested in many classes counts once)",
-		views.Count(len(s.Serializers), "serializer"), views.Count(len(s.Fields), "distinct field"))}, true
+		views.Count(len(s.Serializers), "serializer"), views.Count(len(s.AllFields()), "distinct field"))}, true
 }

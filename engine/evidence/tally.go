@@ -160,10 +160,12 @@ func (s *Set) Discard() {
 }
 
 // Observe counts value v of the field watched as w (see Tally.Add for
-// fifth). A tally is saved the first time a message touches it.
+// fifth). A tally is saved the first time a message touches it. The set
+// grows to w: a schema numbers its watched fields as it builds them, so
+// a class first decoded late brings numbers the set has not seen.
 func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 	if int(w) >= len(s.Tallies) {
-		return
+		s.Resize(int(w) + 1)
 	}
 	t := &s.Tallies[w]
 	if t.gen != s.gen {

@@ -39,7 +39,7 @@ func entitiesOf(t *testing.T, data []byte, a schema.Aliases) ([]byte, *replay.Re
 // decoder choice does not know.
 func renames(r *replay.Replay) []writer.Rename {
 	types, encs := map[string]bool{}, map[string]bool{}
-	for _, f := range r.Schema.Fields {
+	for _, f := range r.Schema.AllFields() {
 		for _, t := range []*schema.VarType{&f.Type, f.Type.Generic} {
 			if t != nil && schema.IsKnownType(t.Base, r.Game) {
 				types[t.Base] = true

@@ -3,11 +3,14 @@ package infer_test
 import (
 	"bytes"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/container"
 	ev "github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/infer"
+	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/internal/testreplays"
@@ -118,4 +121,39 @@ func TestRealUnknownsOnValues(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A schema builds its fields, and numbers its watched ones, as the decode
+// first uses them: the value evidence is the same as when every field was
+// built before the first entity, and there is some (the Dota 2 replay's
+// player ids are read unsigned by the default decoder).
+func TestValueEvidenceSameWhenFieldsBuiltLate(t *testing.T) {
+	evidenceOf := func(data []byte, buildFirst bool) []infer.NameEvidence {
+		r, err := replay.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Entities.GatherEvidence()
+		if buildFirst {
+			if err := r.Run(func(*container.Command) bool { return r.Schema != nil }); err != nil {
+				t.Fatal(err)
+			}
+			r.Schema.Complete()
+		}
+		if err := r.Run(nil); err != nil {
+			t.Fatal(err)
+		}
+		return infer.ValueEvidence(r)
+	}
+	some := false
+	testreplays.EachFile(t, func(path string, data []byte) {
+		late, first := evidenceOf(data, false), evidenceOf(data, true)
+		if !reflect.DeepEqual(late, first) {
+			t.Errorf("%s: evidence with fields built as used %+v, built first %+v", filepath.Base(path), late, first)
+		}
+		some = some || len(late) > 0
+	})
+	if !some {
+		t.Error("no value evidence in any shared replay")
+	}
 }

@@ -244,7 +244,7 @@ func (s *Schema) Unknowns() []Unknown {
 	}
 	// Every distinct field once (a field nested in many classes is one):
 	// Fields is a tenth the length of every serializer's list.
-	for _, f := range s.Fields {
+	for _, f := range s.AllFields() {
 		if f.UnknownType != "" {
 			add(KindType, f.UnknownType, f.Name)
 		}
@@ -295,7 +295,7 @@ func (s *Schema) Carrying(kind Kind, name string) []*Field {
 		return s.carrierIndex().carriers[Name{kind, name}]
 	}
 	var out []*Field
-	for _, f := range s.Fields {
+	for _, f := range s.fields {
 		if f.Carries(kind, name) {
 			out = append(out, f)
 		}

@@ -33,8 +33,9 @@ func shortVarint(b []byte, i int) (v uint64, next int, ok bool) {
 }
 
 // fillIndexes appends the field each index of a message checkIndexes
-// accepted names. bad is the last index outside fields, or -1.
-func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
+// accepted names, calling build for one not built yet (nil in fields).
+// bad is the last index outside fields, or -1.
+func fillIndexes(msg []byte, fields, all []*Field, build func(int32) *Field) (out []*Field, bad int32) {
 	bad = -1
 	i := 0
 	for i < len(msg) {
@@ -51,7 +52,11 @@ func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 				bad = int32(fi)
 				continue
 			}
-			all = append(all, fields[fi])
+			f := fields[fi]
+			if f == nil {
+				f = build(int32(fi))
+			}
+			all = append(all, f)
 		}
 		if i >= len(msg) {
 			break
@@ -70,7 +75,11 @@ func fillIndexes(msg []byte, fields, all []*Field) (out []*Field, bad int32) {
 			bad = fi
 			continue
 		}
-		all = append(all, fields[fi])
+		f := fields[fi]
+		if f == nil {
+			f = build(fi)
+		}
+		all = append(all, f)
 	}
 	return all, bad
 }

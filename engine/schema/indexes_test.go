@@ -46,7 +46,7 @@ func checkFastIndexes(t interface {
 	for i := range fields {
 		fields[i] = &Field{id: int32(i)}
 	}
-	got, bad := fillIndexes(msg, fields, nil)
+	got, bad := fillIndexes(msg, fields, nil, nil)
 	var want []int32
 	wantEdges := slices.Clone(prior)
 	wbad := int32(-1)

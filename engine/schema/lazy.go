@@ -6,14 +6,25 @@ import (
 )
 
 // pending is what a schema ParseLazy built keeps to read its serializers'
-// field lists on first use. The messages were checked when parsed: reading
-// a list cannot fail.
+// field lists, and build its fields, on first use. The messages were
+// checked when parsed: reading a list or building a field cannot fail.
+// Everything below mu is read and written under it.
 type pending struct {
 	mu     sync.Mutex
-	fields []*Field        // the schema's Fields, by index
+	schema *Schema
 	msgs   []rawSerializer // by serializer id
 	edges  []nestEdge      // each serializer's indexes of nested serializers' fields...
 	starts []int32         // ...from edges[starts[id]] to edges[starts[id+1]]
+
+	raws     []rawField         // the message's fields, by index (field.go)
+	symbols  []string           // the symbol table
+	fields   []*Field           // by index, nil until built
+	block    []Field            // room for the next fields built
+	types    map[string]VarType // var_type strings parsed so far
+	memo     choiceMemo         // decoder choices made so far
+	watched  []*Field           // see Schema.WatchedField
+	built    int                // fields built so far
+	complete bool               // every field built and every list read
 }
 
 // Load reads the serializer's field list, and those of the serializers
@@ -52,15 +63,16 @@ func (s *Serializer) Load() {
 	}
 }
 
-// read builds serializer id's field list.
+// read builds serializer id's field list, building the fields not built
+// yet.
 func (p *pending) read(id int32) []*Field {
 	rs := &p.msgs[id]
 	out := make([]*Field, 0, rs.count)
 	if rs.fast {
-		out, _ = fillIndexes(rs.msg, p.fields, out)
+		out, _ = fillIndexes(rs.msg, p.fields, out, p.field)
 		return out
 	}
-	rs.walk(func(fi int32) { out = append(out, p.fields[fi]) })
+	rs.walk(func(fi int32) { out = append(out, p.field(fi)) })
 	return out
 }
 
@@ -74,15 +86,25 @@ func (s *Schema) LazySerializer(name string) *Serializer {
 	return s.lazy.lookup(s.under.byName[name])
 }
 
-// Complete reads every serializer's field list: after it, Serializers can
-// be walked whole. ParseWith's schemas are complete already.
+// Complete builds every field and reads every serializer's field list:
+// after it, Serializers can be walked whole. ParseWith's schemas are
+// complete already.
 func (s *Schema) Complete() *Schema {
-	if s.under != nil || len(s.Serializers) == 0 || s.Serializers[0].src == nil {
+	p := s.src
+	if s.under != nil || p == nil {
 		return s // a realiased schema's under is complete
 	}
-	p := s.Serializers[0].src
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.complete {
+		return s
+	}
+	for i := range p.fields {
+		if p.fields[i] == nil {
+			p.field(int32(i))
+		}
+	}
+	s.fields = p.fields
 	var done []*Serializer
 	for _, x := range s.Serializers {
 		if x.loaded.Load() || x.filling {
@@ -95,8 +117,16 @@ func (s *Schema) Complete() *Schema {
 	for _, x := range done {
 		x.loaded.Store(true)
 	}
-	p.msgs = nil // every list is read: the message is no longer needed
+	p.msgs = nil // every list is read: the messages are no longer needed
+	p.complete = true
 	return s
+}
+
+// AllFields is every distinct field of the schema, in message order,
+// building those not built yet (Complete).
+func (s *Schema) AllFields() []*Field {
+	s.Complete()
+	return s.fields
 }
 
 // checkNesting refuses serializers that nest more than maxNesting levels
@@ -126,7 +156,7 @@ func (p *pending) checkNesting(sers []*Serializer) error {
 		var z size
 		nested := 0 // fields below the nested serializers so far
 		for _, e := range p.edges[p.starts[id]:p.starts[id+1]] {
-			k, err := visit(p.fields[e.field].Serializer.id, depth+1)
+			k, err := visit(p.raws[e.field].ser, depth+1)
 			if err != nil {
 				return size{}, err
 			}

@@ -164,8 +164,13 @@ type Hot struct {
 type Schema struct {
 	Game        game.Game
 	Serializers []*Serializer
-	Fields      []*Field // every distinct field, in message order
-	Aliases     Aliases  // what it was parsed with
+	Aliases     Aliases // what it was parsed with
+	// fields is every distinct field, in message order (AllFields); nil
+	// in a parsed schema until it is complete.
+	fields []*Field
+	// src builds the fields and field lists of a parsed schema on first
+	// use (lazy.go); nil in a realiased one.
+	src *pending
 	// under is the parsed schema a Realias copy shares serializers with,
 	// lazy what rebuilds the ones it does not.
 	under     *Schema
@@ -173,15 +178,12 @@ type Schema struct {
 	indexOnce sync.Once
 	index     *carriers // see Realias
 	byName    map[string]*Serializer
-	// Watched are the fields whose values feed value evidence, by
-	// decoder Watch number less one (watch.go).
-	Watched []*Field
 	// TickInterval is the file's tick interval (svc_ServerInfo) its
 	// simulation times are read with; 0 when it gave none (each game's
 	// usual one, simTickInterval).
 	TickInterval float32
-	// plain: see PlainSerializers.
-	plain bool
+	// plain, plainFields: see PlainSerializers, PlainFields.
+	plain, plainFields bool
 }
 
 // PlainSerializers reports whether the parse read every serializer
@@ -189,6 +191,11 @@ type Schema struct {
 // as one-byte-tag varints (checkIndexes), nothing else. False when
 // unknown, as for a Realias copy.
 func (s *Schema) PlainSerializers() bool { return s.plain }
+
+// PlainFields reports whether every field message the parse read held
+// only the numbers its definition gives (1 to 12, and 1 and 2 in each
+// polymorphic alternative). False when unknown, as for a Realias copy.
+func (s *Schema) PlainFields() bool { return s.plainFields }
 
 // Serializer returns the serializer for a class's network name, its field
 // list read.
@@ -201,12 +208,18 @@ func (s *Schema) Serializer(name string) *Serializer {
 	return s.lazy.lookup(s.under.byName[name])
 }
 
+// rawField is a ProtoFlattenedSerializerField_t as read and checked: its
+// symbols, its settings and, for a nested serializer's field, the
+// serializer's place. The Field is built from it on first use (field.go).
 type rawField struct {
 	typeSym, nameSym, encoderSym, sendNodeSym, serNameSym, varSerSym int32
 	serVersion                                                       int32
-	poly                                                             [][2]int32
-	f                                                                Field
-	hasSerName                                                       bool
+	bitCount, flags                                                  int32
+	low, high                                                        float32
+	bitCountSet, lowSet, highSet, hasSerName                         bool
+	poly                                                             [][2]int32 // polymorphic alternatives: name symbol, version
+	ser                                                              int32      // nested serializer's id, when hasSerName
+	polySers                                                         []int32    // the alternatives' ids
 }
 
 // Parse builds the schema from a CSVCMsg_FlattenedSerializer body.
@@ -234,13 +247,14 @@ func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 }
 
 // ParseLazyWithTick is ParseWithTick that leaves each serializer's field
-// list to be read when it is first used (lazy.go): a replay decodes the
-// classes it creates, a tenth of a Dota 2 schema's 1,600 serializers and
-// 100,000 field indexes. Everything else is read and checked as ParseWith
-// does, so it fails where ParseWith fails, with the same error.
-// Serializers lists every serializer; call Complete before reading the
-// Fields of all of them. The schema reads b until it is complete: b must
-// not change meanwhile.
+// list, and each field, to be built when first used (lazy.go, field.go): a
+// replay decodes the classes it creates, a tenth of a Dota 2 schema's
+// 1,600 serializers and 100,000 field indexes, and about half its 1,800
+// fields. Everything is read and checked as ParseWith does, so it fails
+// where ParseWith fails, with the same error. Serializers lists every
+// serializer; call Complete (AllFields does) before walking the Fields of
+// all of them. The schema reads b until it is complete: b must not change
+// meanwhile.
 //
 // Every replay opened pays for it, so it is written for speed: the field
 // indexes are read by plain loops (indexes.go) and symbols are substrings
@@ -269,6 +283,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	symEnds := make([]int32, 0, nSym)
 	raws := make([]rawField, 0, nField)
 	rsers := make([]rawSerializer, 0, nSer)
+	plainFields := true
 	for c = wiretree.NewCursor(b); c.Step(); {
 		switch c.Num {
 		case 1:
@@ -279,9 +294,10 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 			symBuf = append(symBuf, c.Bytes()...)
 			symEnds = append(symEnds, int32(len(symBuf)))
 		case 3:
-			// Read in place: a rawField is some 500 bytes, with pointers.
 			raws = raws[:len(raws)+1]
-			if err := parseFieldInto(&raws[len(raws)-1], c.Bytes()); err != nil {
+			fieldPlain, err := parseFieldInto(&raws[len(raws)-1], c.Bytes())
+			plainFields = plainFields && fieldPlain
+			if err != nil {
 				// A malformed serializer before it is the first error,
 				// as when each was read where it stands.
 				for i := range rsers {
@@ -326,43 +342,27 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		}
 		return symbols[i], nil
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), Fields: make([]*Field, 0, len(raws)), TickInterval: tickInterval, plain: plain}
-	types := make(map[string]VarType, len(raws)/4) // a Dota 2 schema: 1,810 fields of ~600 types
+	// The symbols a field must have, checked in the order building it
+	// would read them.
 	for i := range raws {
 		rf := &raws[i]
-		f := &rf.f
-		var err error
-		if f.Name, err = sym(rf.nameSym, "var_name"); err != nil {
+		name, err := sym(rf.nameSym, "var_name")
+		if err != nil {
 			return nil, fmt.Errorf("field %d: %w", i, err)
 		}
-		if f.VarType, err = sym(rf.typeSym, "var_type"); err != nil {
-			return nil, fmt.Errorf("field %d (%s): %w", i, f.Name, err)
-		}
-		if rf.encoderSym >= 0 {
-			f.Encoder, _ = sym(rf.encoderSym, "encoder")
-		}
-		if rf.sendNodeSym >= 0 {
-			f.SendNode, _ = sym(rf.sendNodeSym, "send_node")
-		}
-		if rf.varSerSym >= 0 {
-			f.VarSerializer, _ = sym(rf.varSerSym, "var_serializer")
+		if _, err = sym(rf.typeSym, "var_type"); err != nil {
+			return nil, fmt.Errorf("field %d (%s): %w", i, name, err)
 		}
 		if rf.hasSerName {
-			if f.SerializerName, err = sym(rf.serNameSym, "field_serializer_name"); err != nil {
-				return nil, fmt.Errorf("field %d (%s): %w", i, f.Name, err)
+			if _, err = sym(rf.serNameSym, "field_serializer_name"); err != nil {
+				return nil, fmt.Errorf("field %d (%s): %w", i, name, err)
 			}
 		}
-		f.SerializerVersion = rf.serVersion
-		t, ok := types[f.VarType]
-		if !ok {
-			t = ParseVarType(f.VarType)
-			types[f.VarType] = t
-		}
-		f.Type = t
-		f.id = int32(len(s.Fields))
-		s.Fields = append(s.Fields, f)
 	}
-	p := &pending{fields: s.Fields, msgs: rsers, edges: edges, starts: starts}
+	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), TickInterval: tickInterval, plain: plain, plainFields: plainFields}
+	p := &pending{schema: s, msgs: rsers, edges: edges, starts: starts, raws: raws, symbols: symbols,
+		fields: make([]*Field, len(raws)), types: make(map[string]VarType, len(raws)/4), memo: make(choiceMemo, len(raws)/4)}
+	s.src = p
 	sers := make([]Serializer, len(rsers))
 	s.Serializers = make([]*Serializer, 0, len(rsers))
 	for i := range rsers {
@@ -374,7 +374,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		ser := &sers[i]
 		ser.Name, ser.Version, ser.id, ser.src = name, rs.version, int32(i), p
 		if rs.bad != -1 {
-			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, rs.bad, len(s.Fields))
+			return nil, fmt.Errorf("serializer %s: field index %d out of range (%d fields)", name, rs.bad, len(raws))
 		}
 		s.Serializers = append(s.Serializers, ser)
 		s.byName[name] = ser
@@ -393,37 +393,30 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		}
 		return s.byName[name]
 	}
-	// Resolve nested serializers, then choose models and decoders.
-	memo := make(choiceMemo, len(raws)/4)
+	// Resolve nested serializers; the fields themselves are built on
+	// first use.
 	for i := range raws {
 		rf := &raws[i]
-		f := &rf.f
-		if rf.hasSerName {
-			f.Serializer = byVersion(f.SerializerName, f.SerializerVersion)
-			if f.Serializer == nil {
-				return nil, fmt.Errorf("field %s: serializer %s version %d not found", f.Name, f.SerializerName, f.SerializerVersion)
-			}
-			if len(rf.poly) > 0 {
-				f.Polymorphic = append(f.Polymorphic, f.Serializer)
-				for _, p := range rf.poly {
-					name, err := sym(p[0], "polymorphic serializer")
-					if err != nil {
-						return nil, fmt.Errorf("field %s: %w", f.Name, err)
-					}
-					ps := byVersion(name, p[1])
-					if ps == nil {
-						return nil, fmt.Errorf("field %s: polymorphic serializer %s not found", f.Name, name)
-					}
-					f.Polymorphic = append(f.Polymorphic, ps)
-				}
-			}
+		if !rf.hasSerName {
+			continue
 		}
-		applyAliases(f, aliases)
-		patchField(f, g)
-		chooseModelIn(f, g, memo)
-		setTickInterval(f, tickInterval)
-		markUnknown(f, g)
-		s.watch(f)
+		name, serName := symbols[rf.nameSym], symbols[rf.serNameSym]
+		ser := byVersion(serName, rf.serVersion)
+		if ser == nil {
+			return nil, fmt.Errorf("field %s: serializer %s version %d not found", name, serName, rf.serVersion)
+		}
+		rf.ser = ser.id
+		for _, alt := range rf.poly {
+			altName, err := sym(alt[0], "polymorphic serializer")
+			if err != nil {
+				return nil, fmt.Errorf("field %s: %w", name, err)
+			}
+			ps := byVersion(altName, alt[1])
+			if ps == nil {
+				return nil, fmt.Errorf("field %s: polymorphic serializer %s not found", name, altName)
+			}
+			rf.polySers = append(rf.polySers, ps.id)
+		}
 	}
 	// Nested serializers may be referenced before they are defined, so a
 	// cycle check runs once everything is linked.
@@ -510,8 +503,9 @@ func (rs *rawSerializer) walk(fn func(int32)) error {
 
 // parseFieldInto reads a ProtoFlattenedSerializerField_t into *rf, which
 // must be zero.
-func parseFieldInto(rf *rawField, d []byte) error {
+func parseFieldInto(rf *rawField, d []byte) (plain bool, err error) {
 	rf.encoderSym, rf.sendNodeSym, rf.varSerSym = -1, -1, -1
+	plain = true
 	c := wiretree.NewCursor(d)
 	for c.Step() {
 		v := c.V
@@ -521,13 +515,13 @@ func parseFieldInto(rf *rawField, d []byte) error {
 		case 2:
 			rf.nameSym = int32(v)
 		case 3:
-			rf.f.BitCount, rf.f.BitCountSet = int32(v), true
+			rf.bitCount, rf.bitCountSet = int32(v), true
 		case 4:
-			rf.f.Low, rf.f.LowSet = wiretree.Float32(v), true
+			rf.low, rf.lowSet = wiretree.Float32(v), true
 		case 5:
-			rf.f.High, rf.f.HighSet = wiretree.Float32(v), true
+			rf.high, rf.highSet = wiretree.Float32(v), true
 		case 6:
-			rf.f.EncodeFlags = int32(v)
+			rf.flags = int32(v)
 		case 7:
 			rf.serNameSym, rf.hasSerName = int32(v), true
 		case 8:
@@ -542,15 +536,19 @@ func parseFieldInto(rf *rawField, d []byte) error {
 			for pc.Step() {
 				if pc.Num == 1 || pc.Num == 2 {
 					p[pc.Num-1] = int32(pc.V)
+				} else {
+					plain = false
 				}
 			}
 			if err := pc.Err(); err != nil {
-				return err
+				return false, err
 			}
 			rf.poly = append(rf.poly, p)
 		case 12:
 			rf.varSerSym = int32(v)
+		default:
+			plain = false
 		}
 	}
-	return c.Err()
+	return plain, c.Err()
 }

@@ -8,10 +8,10 @@ import "sync"
 // the fields that carry it and the serializers above them, not a parse.
 func (s *Schema) Realias(a Aliases) *Schema {
 	out := s.RealiasLazy(a)
-	out.Fields = append([]*Field(nil), out.under.Fields...)
-	for i, f := range out.Fields {
+	out.fields = append([]*Field(nil), out.under.AllFields()...)
+	for i, f := range out.fields {
 		if g := out.lazy.fields[f]; g != nil {
-			out.Fields[i] = g
+			out.fields[i] = g
 		}
 	}
 	out.Serializers = append([]*Serializer(nil), out.under.Serializers...)
@@ -131,9 +131,9 @@ type carriers struct {
 func (s *Schema) carrierIndex() *carriers {
 	s.indexOnce.Do(func() {
 		s.Complete()
-		ix := &carriers{carriers: map[Name][]*Field{}, owners: make([][]int32, len(s.Fields)),
+		ix := &carriers{carriers: map[Name][]*Field{}, owners: make([][]int32, len(s.fields)),
 			parents: make([][]int32, len(s.Serializers)), sers: s.Serializers, reach: map[Name][]bool{}}
-		for _, f := range s.Fields {
+		for _, f := range s.fields {
 			for _, k := range f.WrittenNames() {
 				ix.carriers[k] = append(ix.carriers[k], f)
 			}

@@ -10,12 +10,14 @@ const MaxWatched = 1<<16 - 2
 // the default decoder, a default decoder of its own numbered for value
 // evidence: the decode counts what its values look like (package
 // evidence), and check says when they show the type read wrongly. The
-// decoder reads exactly as the shared default one does.
-func (s *Schema) watch(f *Field) {
-	if f.UnknownType == "" || len(s.Watched) >= MaxWatched {
+// decoder reads exactly as the shared default one does. Fields are
+// numbered as they are built (field.go): in the order a replay first uses
+// them, then in message order for the rest. Under p.mu.
+func (p *pending) watch(f *Field) {
+	if f.UnknownType == "" || len(p.watched) >= MaxWatched {
 		return
 	}
-	d := &decoder.Decoder{Family: decoder.FamDefault, Watch: uint16(len(s.Watched) + 1)}
+	d := &decoder.Decoder{Family: decoder.FamDefault, Watch: uint16(len(p.watched) + 1)}
 	switch {
 	case f.Model == VariableArray && f.Elem == decDefault:
 		f.Elem = d
@@ -24,17 +26,22 @@ func (s *Schema) watch(f *Field) {
 	default:
 		return
 	}
-	s.Watched = append(s.Watched, f)
+	p.watched = append(p.watched, f)
 }
 
 // WatchedField returns the field a decoder's Watch number stands for, or
 // nil.
 func (s *Schema) WatchedField(w uint16) *Field {
-	s = s.Root()
-	if w == 0 || int(w) > len(s.Watched) {
+	p := s.Root().src
+	if p == nil || w == 0 {
 		return nil
 	}
-	return s.Watched[w-1]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if int(w) > len(p.watched) {
+		return nil
+	}
+	return p.watched[w-1]
 }
 
 // Root is the parsed schema a realiased one shares its fields with (s
@@ -46,7 +53,15 @@ func (s *Schema) Root() *Schema {
 	return s
 }
 
-// WatchCount is how many fields are watched: Watch numbers run 1 to it.
+// WatchCount is how many fields are watched so far: Watch numbers run 1
+// to it. A schema still building its fields numbers more as it builds
+// them.
 func (s *Schema) WatchCount() int {
-	return len(s.Root().Watched)
+	p := s.Root().src
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.watched)
 }
