@@ -139,18 +139,27 @@ func (c *Collector) Message(g game.Game, typ uint32, at Place) {
 // malformed body stops the scan quietly: the message's own parser reports
 // it.
 func (c *Collector) Fields(m Msg, g game.Game, body []byte, at Place) {
-	c.fields(m, g, body, at, numMsgs)
+	c.fields(m, g, body, at, 0)
 }
 
-// FieldsPlain is Fields passing over, unread, the nested messages of kind
-// plain, which the caller has read and found to hold only fields their
-// definition gives (a schema's serializers, some 300,000 field indexes in
-// a Dota 2 signon, that its parse reads anyway).
-func (c *Collector) FieldsPlain(m Msg, g game.Game, body []byte, at Place, plain Msg) {
-	c.fields(m, g, body, at, plain)
+// FieldsPlain is Fields passing over, unread, the nested messages of the
+// kinds plain, which the caller has read and found to hold only fields
+// their definition gives (a schema's serializers, some 300,000 field
+// indexes in a Dota 2 signon, and its fields, that its parse reads
+// anyway).
+func (c *Collector) FieldsPlain(m Msg, g game.Game, body []byte, at Place, plain ...Msg) {
+	var mask uint64
+	for _, k := range plain {
+		mask |= 1 << k
+	}
+	c.fields(m, g, body, at, mask)
 }
 
-func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg) {
+// fields is Fields passing over the kinds of message whose bits are set in
+// plain (a mask of 64 kinds: numMsgs must stay at most 64).
+var _ [64 - numMsgs]struct{}
+
+func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain uint64) {
 	if m >= numMsgs {
 		return
 	}
@@ -222,7 +231,7 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain Msg)
 			c.note(key{KindField, m, int(num)}, at, func() Item {
 				return Item{Kind: KindField, In: m.String(), ID: int(num), Wire: wiretree.TypeName(typ), Value: brief(typ, v)}
 			})
-		} else if kid, ok := kidOf(m, num); ok && typ == protowire.BytesType && kid != plain {
+		} else if kid, ok := kidOf(m, num); ok && typ == protowire.BytesType && plain>>kid&1 == 0 {
 			if pre > 0 {
 				c.fields(kid, g, v[pre:], at, plain)
 			} else if d, k := protowire.ConsumeBytes(v); k >= 0 {

@@ -172,4 +172,10 @@ func TestFieldsPlainPassesOverOneKind(t *testing.T) {
 	if len(got) != 2 || got[0].ID != 40 || got[1].ID != 50 {
 		t.Fatalf("FieldsPlain: %+v", got)
 	}
+	// Two kinds: both passed over, the outer message still read.
+	var both Collector
+	both.FieldsPlain(FlattenedSerializer, game.Dota2, body, Place{}, Serializer, SerializerField)
+	if got := both.Items(); len(got) != 1 || got[0].ID != 50 {
+		t.Fatalf("FieldsPlain of two kinds: %+v", got)
+	}
 }

@@ -44,16 +44,20 @@ func (r *Replay) formatCommand(c *container.Command, loc Location) {
 
 // formatSendTables is formatCommand for DEM_SendTables, called once its
 // schema (s, nil when data or the parse failed) is parsed: the serializers
-// that parse read as plain as Valve writes them hold nothing unknown, and
-// are passed over.
+// and the fields that parse read as plain as Valve writes them hold
+// nothing unknown, and are passed over.
 func (r *Replay) formatSendTables(c *container.Command, data []byte, s *schema.Schema, loc Location) {
 	at := formatPlace(loc)
-	switch {
-	case data == nil:
-	case s != nil && s.PlainSerializers():
-		r.Format.FieldsPlain(knownfmt.FlattenedSerializer, r.Game, data, at, knownfmt.Serializer)
-	default:
-		r.Format.Fields(knownfmt.FlattenedSerializer, r.Game, data, at)
+	if data != nil {
+		var kinds [2]knownfmt.Msg
+		plain := kinds[:0]
+		if s != nil && s.PlainSerializers() {
+			plain = append(plain, knownfmt.Serializer)
+		}
+		if s != nil && s.PlainFields() {
+			plain = append(plain, knownfmt.SerializerField)
+		}
+		r.Format.FieldsPlain(knownfmt.FlattenedSerializer, r.Game, data, at, plain...)
 	}
 	r.Format.Fields(knownfmt.SendTables, r.Game, c.Body, at)
 }

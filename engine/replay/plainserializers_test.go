@@ -62,6 +62,49 @@ func TestUnknownFieldInSerializerNoted(t *testing.T) {
 	}
 }
 
+// The format check passes over the fields of the schema its parse read as
+// plain too: a field message carrying a number no definition gives is not
+// plain, and the check still names the number, in the field.
+func TestUnknownFieldInSchemaFieldNoted(t *testing.T) {
+	data := readDota(t)
+	unknownIn := func(data []byte) bool { return fieldNoted(t, data, "ProtoFlattenedSerializerField_t", 13) }
+	if unknownIn(data) {
+		t.Fatal("the unchanged replay has field 13 in a schema field")
+	}
+	edited := 0
+	patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
+		out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
+		if c.Kind != container.SendTables {
+			return out
+		}
+		flat, err := messages.SendTablesData(c.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb []byte
+		for fc := wiretree.NewCursor(flat); fc.Next(); {
+			if fc.Num == 3 && edited == 0 { // the first field, with field 13 added
+				f := protowire.AppendVarint(protowire.AppendTag(append([]byte(nil), fc.Data...), 13, protowire.VarintType), 1)
+				nb = protowire.AppendBytes(protowire.AppendTag(nb, 3, protowire.BytesType), f)
+				edited++
+				continue
+			}
+			nb = append(nb, fc.Raw()...)
+		}
+		out[0].Body = writer.SendTablesBody(nb)
+		return out
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited != 1 {
+		t.Fatalf("%d fields edited", edited)
+	}
+	if !unknownIn(patched) {
+		t.Fatal("field 13 in a schema field went unnoted")
+	}
+}
+
 // The format check passes over a DEM_StringTables snapshot's items when
 // its reading found each to hold only a key and a value: an item carrying
 // a field number no definition gives, among the items or the client-side
