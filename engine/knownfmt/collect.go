@@ -169,26 +169,53 @@ func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain uint
 	// skip: the numbers below 64 known and holding no message dembug
 	// goes into, whose values are passed over unread.
 	skip := knownMask[g][m] &^ kidMask[m]
+	// skipBytes: skip, and the numbers below 16 holding a message of a
+	// plain kind, which are passed over as well.
+	skipBytes := skip
+	if plain != 0 {
+		for num, k := range kids16[m] {
+			if k != numMsgs && plain>>k&1 != 0 && knownMask[g][m]>>num&1 != 0 {
+				skipBytes |= 1 << num
+			}
+		}
+	}
 	for len(body) > 0 {
 		// Commonest of all, skipped in place: varints of numbers in skip
 		// with one-byte tags (a schema's serializers list their field
 		// indexes so, some 100,000 in a Dota 2 signon, and its fields are
-		// mostly such). It is what the general path below does for them.
+		// mostly such), and length-delimited values of numbers in
+		// skipBytes (a schema's thousands of symbols, serializers and
+		// fields). It is what the general path below does for them.
 		i := 0
+	fast:
 		for i < len(body) {
 			b := body[i]
-			if b&0x87 != 0 || skip>>(b>>3&15)&1 == 0 {
-				break
+			switch {
+			case b&0x87 == 0 && skip>>(b>>3)&1 != 0:
+				// The varint's bytes are body[i+1:], at most ten.
+				j, end := i+1, min(i+11, len(body))
+				for j < end && body[j] >= 0x80 {
+					j++
+				}
+				if j == end {
+					return // malformed, as skipValue finds it
+				}
+				i = j + 1
+			case b&0x87 == 2 && skipBytes>>(b>>3)&1 != 0:
+				var l uint64
+				k := 1 // the length's size: one byte below 128, by hand
+				if i+1 < len(body) && body[i+1] < 0x80 {
+					l = uint64(body[i+1])
+				} else if l, k = protowire.ConsumeVarint(body[i+1:]); k < 0 {
+					return // malformed, as skipValue finds it
+				}
+				if l > uint64(len(body)-i-1-k) {
+					return // malformed, as skipValue finds it
+				}
+				i += 1 + k + int(l)
+			default:
+				break fast
 			}
-			// The varint's bytes are body[i+1:], at most ten.
-			j, end := i+1, min(i+11, len(body))
-			for j < end && body[j] >= 0x80 {
-				j++
-			}
-			if j == end {
-				return // malformed, as skipValue finds it
-			}
-			i = j + 1
 		}
 		if body = body[i:]; len(body) == 0 {
 			return
