@@ -125,3 +125,41 @@ func TestFastIndexesMatchWalk(t *testing.T) {
 		checkFastIndexes(t, msg, rapid.IntRange(0, 2000).Draw(t, "fields"))
 	})
 }
+
+// countTop counts what the cursor counts, or declines: on messages of
+// serializers, symbols and fields with lengths of every size, other fields
+// among them, and cut anywhere.
+func TestCountTopAgreesWithCursor(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		var b []byte
+		for range rapid.IntRange(0, 12).Draw(rt, "fields") {
+			num := protowire.Number(rapid.SampledFrom([]int{1, 2, 3, 3, 4, 20}).Draw(rt, "num"))
+			if rapid.IntRange(0, 9).Draw(rt, "varint") == 0 {
+				b = protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), 5)
+				continue
+			}
+			b = protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), make([]byte, rapid.SampledFrom([]int{0, 1, 127, 128, 200, 16384}).Draw(rt, "len")))
+		}
+		b = b[:rapid.IntRange(0, len(b)).Draw(rt, "cut")]
+		nSer, nSym, nField, symBytes, ok := countTop(b)
+		var wSer, wSym, wField, wBytes int
+		c := wiretree.NewCursor(b)
+		for c.Step() {
+			switch c.Num {
+			case 1:
+				wSer++
+			case 2:
+				wSym++
+				wBytes += len(c.Bytes())
+			case 3:
+				wField++
+			}
+		}
+		if ok && (c.Err() != nil || nSer != wSer || nSym != wSym || nField != wField || symBytes != wBytes) {
+			rt.Fatalf("counted %d %d %d %d, the cursor %d %d %d %d (%v)", nSer, nSym, nField, symBytes, wSer, wSym, wField, wBytes, c.Err())
+		}
+		if !ok && (nSer|nSym|nField|symBytes) != 0 {
+			rt.Fatalf("declined with counts %d %d %d %d", nSer, nSym, nField, symBytes)
+		}
+	})
+}

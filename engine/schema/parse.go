@@ -260,10 +260,11 @@ func ParseLazy(b []byte, g game.Game, aliases Aliases) (*Schema, error) {
 // indexes are read by plain loops (indexes.go) and symbols are substrings
 // of one string.
 func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval float32) (*Schema, error) {
-	// Count first so the big slices are allocated once.
-	var nSer, nSym, nField, symBytes int
+	// Count first so the big slices are allocated once: by hand for the
+	// usual shape, else by the cursor, which also finds what is malformed.
+	nSer, nSym, nField, symBytes, ok := countTop(b)
 	c := wiretree.NewCursor(b)
-	for c.Step() {
+	for !ok && c.Step() {
 		switch c.Num {
 		case 1:
 			nSer++
@@ -424,6 +425,47 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		return nil, err
 	}
 	return s, nil
+}
+
+// countTop counts the serializers, symbols (and their bytes) and fields of
+// a CSVCMsg_FlattenedSerializer written as Valve writes it: fields 1, 2
+// and 3, each length-delimited with a one-byte tag. ok is false, the
+// counts zero, for anything else (other fields, a malformed length), which
+// the cursor then reads.
+func countTop(b []byte) (nSer, nSym, nField, symBytes int, ok bool) {
+	for i := 0; i < len(b); {
+		tag := b[i]
+		var l uint64
+		j := i + 1
+		switch {
+		case j < len(b) && b[j] < 0x80:
+			l, j = uint64(b[j]), j+1
+		case j+1 < len(b) && b[j+1] < 0x80:
+			l, j = uint64(b[j]&0x7f)|uint64(b[j+1])<<7, j+2
+		default:
+			var k int
+			if l, k = protowire.ConsumeVarint(b[j:]); k < 0 {
+				return 0, 0, 0, 0, false
+			}
+			j += k
+		}
+		if l > uint64(len(b)-j) {
+			return 0, 0, 0, 0, false
+		}
+		switch tag {
+		case 1<<3 | 2:
+			nSer++
+		case 2<<3 | 2:
+			nSym++
+			symBytes += int(l)
+		case 3<<3 | 2:
+			nField++
+		default:
+			return 0, 0, 0, 0, false
+		}
+		i = j + int(l)
+	}
+	return nSer, nSym, nField, symBytes, true
 }
 
 // maxNesting bounds serializer nesting; real schemas nest a few levels.
