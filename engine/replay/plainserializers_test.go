@@ -15,93 +15,65 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// The format check passes over the serializers the schema's parse read as
-// plain: a serializer carrying a field number no definition gives is not
-// plain, and the check still names the number, in the serializer.
-func TestUnknownFieldInSerializerNoted(t *testing.T) {
+// withSchemaFieldAdded returns data with varint field add appended to the
+// first entry numbered top (1: a serializer, 3: a field) of its schema.
+func withSchemaFieldAdded(t *testing.T, data []byte, top, add protowire.Number) []byte {
+	t.Helper()
+	edited := 0
+	patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
+		out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
+		if c.Kind != container.SendTables {
+			return out
+		}
+		flat, err := messages.SendTablesData(c.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb []byte
+		for fc := wiretree.NewCursor(flat); fc.Next(); {
+			if fc.Num == top && edited == 0 {
+				e := protowire.AppendVarint(protowire.AppendTag(append([]byte(nil), fc.Data...), add, protowire.VarintType), 1)
+				nb = protowire.AppendBytes(protowire.AppendTag(nb, top, protowire.BytesType), e)
+				edited++
+				continue
+			}
+			nb = append(nb, fc.Raw()...)
+		}
+		out[0].Body = writer.SendTablesBody(nb)
+		return out
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited != 1 {
+		t.Fatalf("%d schema entries numbered %d edited", edited, top)
+	}
+	return patched
+}
+
+// The format check passes over the serializers and the fields the schema's
+// parse read as plain: a serializer or a field message carrying a number no
+// definition gives is not plain, and the check still names the number, in
+// the serializer or the field.
+func TestUnknownFieldInSchemaNoted(t *testing.T) {
 	files := testreplays.Files(t, "dota2")
 	data, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	unknownIn := func(data []byte) bool { return fieldNoted(t, data, "ProtoFlattenedSerializer_t", 9) }
-	if unknownIn(data) {
-		t.Fatal("the unchanged replay has field 9 in a serializer")
-	}
-	edited := 0
-	patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
-		out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
-		if c.Kind != container.SendTables {
-			return out
+	for _, c := range []struct {
+		top, add protowire.Number
+		in       string
+	}{
+		{1, 9, "ProtoFlattenedSerializer_t"},
+		{3, 13, "ProtoFlattenedSerializerField_t"},
+	} {
+		if fieldNoted(t, data, c.in, int(c.add)) {
+			t.Fatalf("the unchanged replay has field %d in a %s", c.add, c.in)
 		}
-		flat, err := messages.SendTablesData(c.Body)
-		if err != nil {
-			t.Fatal(err)
+		if !fieldNoted(t, withSchemaFieldAdded(t, data, c.top, c.add), c.in, int(c.add)) {
+			t.Errorf("field %d in a %s went unnoted", c.add, c.in)
 		}
-		var nb []byte
-		for fc := wiretree.NewCursor(flat); fc.Next(); {
-			if fc.Num == 1 && edited == 0 { // the first serializer, with field 9 added
-				ser := protowire.AppendVarint(protowire.AppendTag(append([]byte(nil), fc.Data...), 9, protowire.VarintType), 1)
-				nb = protowire.AppendBytes(protowire.AppendTag(nb, 1, protowire.BytesType), ser)
-				edited++
-				continue
-			}
-			nb = append(nb, fc.Raw()...)
-		}
-		out[0].Body = writer.SendTablesBody(nb)
-		return out
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edited != 1 {
-		t.Fatalf("%d serializers edited", edited)
-	}
-	if !unknownIn(patched) {
-		t.Fatal("field 9 in a serializer went unnoted")
-	}
-}
-
-// The format check passes over the fields of the schema its parse read as
-// plain too: a field message carrying a number no definition gives is not
-// plain, and the check still names the number, in the field.
-func TestUnknownFieldInSchemaFieldNoted(t *testing.T) {
-	data := readDota(t)
-	unknownIn := func(data []byte) bool { return fieldNoted(t, data, "ProtoFlattenedSerializerField_t", 13) }
-	if unknownIn(data) {
-		t.Fatal("the unchanged replay has field 13 in a schema field")
-	}
-	edited := 0
-	patched, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
-		out := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
-		if c.Kind != container.SendTables {
-			return out
-		}
-		flat, err := messages.SendTablesData(c.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var nb []byte
-		for fc := wiretree.NewCursor(flat); fc.Next(); {
-			if fc.Num == 3 && edited == 0 { // the first field, with field 13 added
-				f := protowire.AppendVarint(protowire.AppendTag(append([]byte(nil), fc.Data...), 13, protowire.VarintType), 1)
-				nb = protowire.AppendBytes(protowire.AppendTag(nb, 3, protowire.BytesType), f)
-				edited++
-				continue
-			}
-			nb = append(nb, fc.Raw()...)
-		}
-		out[0].Body = writer.SendTablesBody(nb)
-		return out
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edited != 1 {
-		t.Fatalf("%d fields edited", edited)
-	}
-	if !unknownIn(patched) {
-		t.Fatal("field 13 in a schema field went unnoted")
 	}
 }
 
