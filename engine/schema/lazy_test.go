@@ -167,3 +167,43 @@ func TestLazyConcurrentReads(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// AllFields builds every distinct field, as a complete schema has them,
+// without reading a serializer's field list.
+func TestAllFieldsReadsNoLists(t *testing.T) {
+	for name, b := range realSerializers() {
+		if b == nil {
+			continue
+		}
+		g := game.Dota2
+		if name != "dota2" && name != "sample" {
+			g = game.CS2
+		}
+		eager, err := ParseWith(b, g, Aliases{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lazy, err := ParseLazy(b, g, Aliases{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := lazy.AllFields(), eager.AllFields()
+		for _, ser := range lazy.Serializers {
+			if ser.loaded.Load() {
+				t.Fatalf("%s: AllFields read %s's list", name, ser.Name)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d fields, %d when complete", name, len(got), len(want))
+		}
+		for i, f := range got {
+			w := want[i]
+			if f == nil || f.id != w.id || f.Name != w.Name || f.Decoder.Family != w.Decoder.Family || f.UnknownType != w.UnknownType || f.Why != w.Why {
+				t.Fatalf("%s: field %d %+v, complete %+v", name, i, f, w)
+			}
+		}
+		if err := sameLists(lazy.Complete(), eager); err != nil {
+			t.Fatalf("%s: completed after AllFields: %v", name, err)
+		}
+	}
+}
