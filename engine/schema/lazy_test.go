@@ -32,9 +32,10 @@ func sameLists(a, b *Schema) error {
 	return nil
 }
 
-// A serializer read on first use is the one ParseWith reads, and so is
-// every serializer below it, in whatever order classes are first decoded.
-func TestLazyReadsAsEager(t *testing.T) {
+// eachEagerAndLazy parses the built-in sample's schema and each shared
+// replay's twice, whole and lazily, for fn.
+func eachEagerAndLazy(t *testing.T, fn func(name string, eager, lazy *Schema)) {
+	t.Helper()
 	for name, b := range realSerializers() {
 		if b == nil {
 			continue
@@ -51,6 +52,14 @@ func TestLazyReadsAsEager(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		fn(name, eager, lazy)
+	}
+}
+
+// A serializer read on first use is the one ParseWith reads, and so is
+// every serializer below it, in whatever order classes are first decoded.
+func TestLazyReadsAsEager(t *testing.T) {
+	eachEagerAndLazy(t, func(name string, eager, lazy *Schema) {
 		// Every third serializer first, by name as classes link them.
 		for i := 0; i < len(lazy.Serializers); i += 3 {
 			ser := lazy.Serializer(lazy.Serializers[i].Name)
@@ -74,7 +83,7 @@ func TestLazyReadsAsEager(t *testing.T) {
 		if err := sameLists(lazy.Complete(), eager); err != nil {
 			t.Fatalf("%s: completed lazily vs parsed: %v", name, err)
 		}
-	}
+	})
 }
 
 // The nesting check on the edges the index check notes, before any list is
@@ -171,22 +180,7 @@ func TestLazyConcurrentReads(t *testing.T) {
 // AllFields builds every distinct field, as a complete schema has them,
 // without reading a serializer's field list.
 func TestAllFieldsReadsNoLists(t *testing.T) {
-	for name, b := range realSerializers() {
-		if b == nil {
-			continue
-		}
-		g := game.Dota2
-		if name != "dota2" && name != "sample" {
-			g = game.CS2
-		}
-		eager, err := ParseWith(b, g, Aliases{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lazy, err := ParseLazy(b, g, Aliases{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEagerAndLazy(t, func(name string, eager, lazy *Schema) {
 		got, want := lazy.AllFields(), eager.AllFields()
 		for _, ser := range lazy.Serializers {
 			if ser.loaded.Load() {
@@ -205,5 +199,5 @@ func TestAllFieldsReadsNoLists(t *testing.T) {
 		if err := sameLists(lazy.Complete(), eager); err != nil {
 			t.Fatalf("%s: completed after AllFields: %v", name, err)
 		}
-	}
+	})
 }
