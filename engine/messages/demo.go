@@ -96,9 +96,11 @@ func ParseClassInfo(b []byte) ([]Class, error) {
 	// classes): spans into names until it is made. The classes are counted
 	// first and the names take at most the message's bytes, so each list
 	// is allocated once, not grown (a Dota 2 signon's class list grew
-	// through a dozen copies).
+	// through a dozen copies). Cursors that Step, not callbacks: per field
+	// that is no call, and no pointer written (a write barrier while the
+	// collector marks).
 	n := 0
-	for c := wiretree.NewCursor(b); c.Next(); {
+	for c := wiretree.NewCursor(b); c.Step(); {
 		if c.Num == 1 {
 			n++
 		}
@@ -109,30 +111,37 @@ func ParseClassInfo(b []byte) ([]Class, error) {
 	if n > 0 {
 		out, names, spans = make([]Class, 0, n), make([]byte, 0, len(b)), make([][2]int32, 0, n)
 	}
-	err := wiretree.Fields(b, func(n protowire.Number, _ protowire.Type, _ uint64, d []byte) error {
-		if n != 1 {
-			return nil
+	var err error
+	outer := wiretree.NewCursor(b)
+	for outer.Step() {
+		if outer.Num != 1 {
+			continue
 		}
 		var c Class
 		var net, table []byte
-		err := wiretree.Fields(d, func(n protowire.Number, _ protowire.Type, v uint64, d []byte) error {
-			switch n {
+		in := wiretree.NewCursor(outer.Bytes())
+		for in.Step() {
+			switch in.Num {
 			case 1:
-				c.ID = int32(v)
+				c.ID = int32(in.V)
 			case 2:
-				net = d
+				net = in.Bytes()
 			case 3:
-				table = d
+				table = in.Bytes()
 			}
-			return nil
-		})
+		}
 		names = append(names, net...)
 		e1 := int32(len(names))
 		names = append(names, table...)
 		spans = append(spans, [2]int32{e1, int32(len(names))})
 		out = append(out, c)
-		return err
-	})
+		if err = in.Err(); err != nil {
+			break // a malformed class, located in it, as the walk reports it
+		}
+	}
+	if err == nil {
+		err = outer.Err()
+	}
 	all := string(names)
 	start := int32(0)
 	for i, sp := range spans {
