@@ -6,12 +6,10 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"pgregory.net/rapid"
-
-	"github.com/dembug/dembug/engine/wiretree"
 )
 
-// shortItem either declines an item or reads what the general walk of
-// restoreTable reads: the last key, the last value and whether there is
+// shortItem either declines an item or reads what the general walk
+// (walkItem) reads: the last key, the last value and whether there is
 // one, on items of the usual shape, other shapes and arbitrary bytes.
 func TestShortItemMatchesWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -35,19 +33,9 @@ func TestShortItemMatchesWalk(t *testing.T) {
 		if !ok {
 			return
 		}
-		var wkey, wvalue []byte
-		whas := false
-		c := wiretree.NewCursor(d)
-		for c.Step() {
-			switch {
-			case c.Num == 1 && c.Type == protowire.BytesType:
-				wkey = c.Bytes()
-			case c.Num == 2 && c.Type == protowire.BytesType:
-				wvalue, whas = c.Bytes(), true
-			}
-		}
-		if c.Err() != nil {
-			t.Fatalf("% x: shortItem read an item the walk refuses: %v", d, c.Err())
+		wkey, wvalue, whas, _, err := walkItem(d)
+		if err != nil {
+			t.Fatalf("% x: shortItem read an item the walk refuses: %v", d, err)
 		}
 		if !bytes.Equal(key, wkey) || (key == nil) != (wkey == nil) || !bytes.Equal(value, wvalue) || (value == nil) != (wvalue == nil) || hasValue != whas || cap(key) != len(key) || cap(value) != len(value) {
 			t.Fatalf("% x: shortItem %x %x %v; walk %x %x %v", d, key, value, hasValue, wkey, wvalue, whas)

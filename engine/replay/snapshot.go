@@ -91,6 +91,11 @@ func readItem(d []byte) (key, value []byte, hasValue, plain bool, err error) {
 	if key, value, hasValue, ok := shortItem(d); ok {
 		return key, value, hasValue, true, nil
 	}
+	return walkItem(d)
+}
+
+// walkItem is readItem for an item of any shape, by a walk of its fields.
+func walkItem(d []byte) (key, value []byte, hasValue, plain bool, err error) {
 	plain = true
 	c := wiretree.NewCursor(d)
 	for c.Step() {
