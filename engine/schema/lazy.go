@@ -12,20 +12,18 @@ import (
 type pending struct {
 	mu     sync.Mutex
 	schema *Schema
-	msgs   []rawSerializer // by serializer id
+	msgs   []rawSerializer // by serializer id; nil once every list is read
 	edges  []nestEdge      // each serializer's indexes of nested serializers' fields...
 	starts []int32         // ...from edges[starts[id]] to edges[starts[id+1]]
 
-	raws     []rawField         // the message's fields, by index (field.go)
-	symbols  []string           // the symbol table
-	fields   []*Field           // by index, nil until built
-	block    []Field            // room for the next fields built
-	types    map[string]VarType // var_type strings parsed so far
-	memo     choiceMemo         // decoder choices made so far
-	watched  []*Field           // see Schema.WatchedField
-	built    int                // fields built so far
-	allBuilt bool               // every field built (buildAll)
-	complete bool               // every field built and every list read
+	raws    []rawField         // the message's fields, by index (field.go)
+	symbols []string           // the symbol table
+	fields  []*Field           // by index, nil until built
+	block   []Field            // room for the next fields built
+	types   map[string]VarType // var_type strings parsed so far
+	memo    choiceMemo         // decoder choices made so far
+	watched []*Field           // see Schema.WatchedField
+	built   int                // fields built so far
 }
 
 // Load reads the serializer's field list, and those of the serializers
@@ -97,8 +95,8 @@ func (s *Schema) Complete() *Schema {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.complete {
-		return s
+	if p.msgs == nil {
+		return s // every list is read already
 	}
 	p.buildAll()
 	var done []*Serializer
@@ -114,7 +112,6 @@ func (s *Schema) Complete() *Schema {
 		x.loaded.Store(true)
 	}
 	p.msgs = nil // every list is read: the messages are no longer needed
-	p.complete = true
 	return s
 }
 
@@ -135,16 +132,12 @@ func (s *Schema) AllFields() []*Field {
 // buildAll builds every field not built yet and gives the schema its list
 // of them. Under p.mu.
 func (p *pending) buildAll() {
-	if p.allBuilt {
-		return
-	}
-	for i := range p.fields {
+	for i := 0; p.built < len(p.fields); i++ {
 		if p.fields[i] == nil {
 			p.field(int32(i))
 		}
 	}
 	p.schema.fields = p.fields
-	p.allBuilt = true
 }
 
 // checkNesting refuses serializers that nest more than maxNesting levels
