@@ -31,7 +31,7 @@ func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32,
 	r.Strings = t.Strings
 	w := t.whatIf
 	t.whatIf = nil
-	nf, err := t.readFields(&r, c, &state, owner, rec, 0, nil)
+	nf, err := t.readFields(&r, c, &state, owner, rec, 0, nil, false)
 	t.whatIf = w
 	bits := uint(len(data)) * 8
 	aligned := !r.Overflowed() && r.Pos() <= bits && bits-r.Pos() < 8

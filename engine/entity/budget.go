@@ -37,8 +37,8 @@ func (n *Node) SizeOutside(old *Node) int64 {
 	if n == nil || n == old {
 		return 0
 	}
-	b := int64(unsafe.Sizeof(Node{})) + int64(cap(n.vals))*valueSize + int64(n.kids.bytes()) + int64(len(n.far))*farSize
-	n.kids.each(func(_, i int, kid *Node) { b += kid.SizeOutside(old.Kid(i)) })
+	b := int64(unsafe.Sizeof(Node{})) + int64(cap(n.vals))*valueSize + int64(n.kids.bytes()) + int64(len(n.far))*farSize + int64(n.ov.bytes())
+	n.kids.each(func(_, i int, kid *Node) { b += kid.SizeOutside(old.Kid(i)) }) // an overlay's own kids: its base's are the baseline's
 	for _, f := range n.far {
 		b += f.kid.SizeOutside(old.Kid(int(f.i)))
 	}

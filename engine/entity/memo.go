@@ -241,10 +241,10 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 		e.State = e.State.cowCopy(e.owner) // shared with a snapshot
 	}
 	if !memos || e.Class.Serializer.HasPolymorphic() {
-		return t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil)
+		return t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil, false)
 	}
 	pathStart := r.Pos()
-	nf, err := t.readFields(r, e.Class, &e.State, e.owner, rec, update, &t.fill)
+	nf, err := t.readFields(r, e.Class, &e.State, e.owner, rec, update, &t.fill, false)
 	if err == nil {
 		t.remember(e, r, pathStart, stale, rec != nil)
 	}

@@ -20,7 +20,7 @@ func (t *Table) recycle(e *Entity) {
 		return
 	}
 	n := e.State
-	if n == nil || n.owner == 0 || n.owner != e.owner || t.freeBytes+nodeBytes(n) > maxFreeBytes {
+	if n == nil || n.ov != nil || n.owner == 0 || n.owner != e.owner || t.freeBytes+nodeBytes(n) > maxFreeBytes {
 		return
 	}
 	id := int(e.Class.ID)
@@ -37,7 +37,7 @@ func (t *Table) recycle(e *Entity) {
 // cowCopy is n.cowCopy(owner), in a node of class c that recycle kept
 // when one is large enough.
 func (t *Table) cowCopy(c *Class, n *Node, owner uint32) *Node {
-	if c == nil || c.ID < 0 || int(c.ID) >= len(t.free) || len(n.far) > 0 {
+	if c == nil || c.ID < 0 || int(c.ID) >= len(t.free) || len(n.far) > 0 || n.ov != nil {
 		return n.cowCopy(owner)
 	}
 	l := t.free[c.ID]

@@ -117,11 +117,12 @@ func freeze(n, old *Node) *Node {
 	if n.owner == 0 {
 		return n // a class baseline's node: read-only already
 	}
+	vals, nkids := n.whole()
 	var kids kidList
-	same := old != nil && len(old.vals) == len(n.vals) && old.kids.has == n.kids.has && len(old.far) == len(n.far)
-	if len(n.kids.nodes) > 0 {
-		kids = kidList{has: n.kids.has, nodes: make([]*Node, len(n.kids.nodes))}
-		n.kids.each(func(p, i int, k *Node) {
+	same := old != nil && len(old.vals) == len(vals) && old.kids.has == nkids.has && len(old.far) == len(n.far)
+	if len(nkids.nodes) > 0 {
+		kids = kidList{has: nkids.has, nodes: make([]*Node, len(nkids.nodes))}
+		nkids.each(func(p, i int, k *Node) {
 			o := old.Kid(i)
 			kids.nodes[p] = freeze(k, o)
 			same = same && kids.nodes[p] == o
@@ -138,10 +139,13 @@ func freeze(n, old *Node) *Node {
 			}
 		}
 	}
-	if same && sameVals(n.vals, old.vals) {
+	if same && sameVals(vals, old.vals) {
 		return old
 	}
-	return &Node{vals: append([]decoder.Value(nil), n.vals...), kids: kids, far: far}
+	if n.ov == nil {
+		vals = append([]decoder.Value(nil), vals...)
+	} // else whole made them
+	return &Node{vals: vals, kids: kids, far: far}
 }
 
 // Reshare returns t, a table Freeze returned, with the nodes that equal
@@ -241,6 +245,8 @@ func (t *Table) Own() {
 func (n *Node) own(owner uint32) *Node {
 	if n.owner != owner {
 		n = n.cowCopy(owner)
+	} else {
+		n.materialize()
 	}
 	for p, k := range n.kids.nodes {
 		if k != nil {

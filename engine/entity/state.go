@@ -32,8 +32,9 @@ const DenseSlots = 256
 // may be written only by the owner that copied it (owner 0 is the baseline).
 type Node struct {
 	vals  []decoder.Value
-	kids  kidList // the nodes below dense slots (kids.go)
-	far   farList // slots at or past DenseSlots (kids.go)
+	kids  kidList  // the nodes below dense slots (kids.go)
+	far   farList  // slots at or past DenseSlots (kids.go)
+	ov    *overlay // a full frame's create's writes over its baseline (overlay.go)
 	owner uint32
 }
 
@@ -54,6 +55,11 @@ func newNode(size int, owner uint32) *Node {
 // cowCopy is a writable copy of n for owner: values copied, children shared
 // until written.
 func (n *Node) cowCopy(owner uint32) *Node {
+	if n.ov != nil {
+		vals, kids := n.whole() // new lists
+		noteAlloc(cap(vals)*valueSize + len(kids.nodes)*8)
+		return &Node{vals: vals, kids: kids, owner: owner}
+	}
 	l, room := len(n.vals), max(len(n.vals), cap(n.vals))
 	var c *Node
 	if room > 32 && room == l {
@@ -96,6 +102,9 @@ func (n *Node) farAt(i int32) *farSlot {
 
 // slot returns the value at i for writing, growing vals as needed.
 func (n *Node) slot(i int32) *decoder.Value {
+	if n.ov != nil {
+		return n.ovSlot(i)
+	}
 	if i >= DenseSlots {
 		return &n.farAt(i).v
 	}
@@ -117,6 +126,9 @@ func (n *Node) Get(i int) decoder.Value {
 	if n == nil {
 		return decoder.Value{}
 	}
+	if n.ov != nil {
+		return n.ovGet(i)
+	}
 	if i >= len(n.vals) {
 		if i >= DenseSlots {
 			if f := n.far.get(int32(i)); f != nil {
@@ -133,6 +145,9 @@ func (n *Node) Kid(i int) *Node {
 	if n == nil {
 		return nil
 	}
+	if n.ov != nil {
+		return n.ovKidAt(i)
+	}
 	if i >= DenseSlots {
 		if f := n.far.get(int32(i)); f != nil {
 			return f.kid
@@ -145,6 +160,10 @@ func (n *Node) Kid(i int) *Node {
 // EachVal calls fn with every slot that holds a value, in index order.
 func (n *Node) EachVal(fn func(i int, v decoder.Value)) {
 	if n == nil {
+		return
+	}
+	if n.ov != nil {
+		n.ovEachVal(fn)
 		return
 	}
 	for i, v := range n.vals {
@@ -162,6 +181,10 @@ func (n *Node) EachVal(fn func(i int, v decoder.Value)) {
 // EachKid calls fn with every node below a slot, in index order.
 func (n *Node) EachKid(fn func(i int, k *Node)) {
 	if n == nil {
+		return
+	}
+	if n.ov != nil {
+		n.ovEachKid(fn)
 		return
 	}
 	n.kids.each(func(_, i int, k *Node) { fn(i, k) })
@@ -192,6 +215,9 @@ func growVals(v []decoder.Value, n int) []decoder.Value {
 // kid returns a node below slot i that owner may write, creating it or
 // copying a shared one.
 func (n *Node) kid(i int32, size int, owner uint32) *Node {
+	if n.ov != nil {
+		return n.ovKid(i, size, owner)
+	}
 	var at **Node
 	if i >= DenseSlots {
 		at = &n.farAt(i).kid
@@ -215,10 +241,11 @@ func (n *Node) Clone() *Node {
 	if n == nil {
 		return nil
 	}
-	c := &Node{vals: append([]decoder.Value(nil), n.vals...), owner: n.owner}
-	if len(n.kids.nodes) > 0 {
-		c.kids = kidList{has: n.kids.has, nodes: make([]*Node, len(n.kids.nodes))}
-		for p, k := range n.kids.nodes {
+	vals, kids := n.whole()
+	c := &Node{vals: append([]decoder.Value(nil), vals...), owner: n.owner}
+	if len(kids.nodes) > 0 {
+		c.kids = kidList{has: kids.has, nodes: make([]*Node, len(kids.nodes))}
+		for p, k := range kids.nodes {
 			c.kids.nodes[p] = k.Clone()
 		}
 	}

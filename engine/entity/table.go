@@ -511,7 +511,8 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		}
 		var err error
 		if cmd&2 != 0 { // a create's paths do not repeat: no memo
-			nf, err = t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil)
+			nf, err = t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil, !m.IsDelta)
+			e.State.close()
 		} else {
 			nf, err = t.entityFields(r, e, rec, update)
 		}
@@ -644,7 +645,7 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 // *statep is copied for owner before the first value is written when
 // another owner's (a create starts with its class baseline's node, shared
 // until then: a create that sets nothing costs nothing).
-func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo) (int, error) {
+func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo, fresh bool) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
 		t.ops = t.ops[:0]
@@ -675,7 +676,11 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 	}
 	pathBits := r.Pos() - pathStart
 	if len(paths) > 0 && (*statep).owner != owner {
-		*statep = t.cowCopy(c, *statep, owner)
+		if fresh && t.whatIf == nil && canOverlay(*statep) {
+			*statep = newOverlay(*statep, owner, topPaths(paths))
+		} else {
+			*statep = t.cowCopy(c, *statep, owner)
+		}
 	}
 	state := *statep
 	if memo != nil {

@@ -1,0 +1,64 @@
+package entity
+
+import (
+	"testing"
+
+	"github.com/dembug/dembug/engine/decoder"
+	"pgregory.net/rapid"
+)
+
+// An overlay written as a create writes (slots and nodes below in any
+// order, a slot past DenseSlots, the same slot twice), then closed and
+// written again, holds at every step what a copy of its base written the
+// same holds; a copy of it, a clone and its whole form too.
+func TestOverlayWritesLikeACopy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := newNode(rapid.IntRange(0, 40).Draw(t, "size"), 0)
+		for range rapid.IntRange(0, 30).Draw(t, "baseVals") {
+			*base.slot(rapid.Int32Range(0, 39).Draw(t, "baseSlot")) = decoder.Uint(rapid.Uint64Range(1, 9).Draw(t, "baseVal"))
+		}
+		for range rapid.IntRange(0, 4).Draw(t, "baseKids") {
+			*base.kid(rapid.Int32Range(0, 39).Draw(t, "baseKid"), 4, 0).slot(rapid.Int32Range(0, 5).Draw(t, "baseKidSlot")) = decoder.Uint(7)
+		}
+		before := base.Clone()
+		owner := newOwner()
+		ov := newOverlay(base, owner, rapid.IntRange(0, 8).Draw(t, "room"))
+		cp := base.cowCopy(owner)
+		closeAt := rapid.IntRange(0, 30).Draw(t, "closeAt")
+		for step := range rapid.IntRange(1, 30).Draw(t, "writes") {
+			if step == closeAt {
+				ov.close()
+			}
+			v := decoder.Int(int64(step) - 10)
+			if rapid.Bool().Draw(t, "toKid") {
+				i := rapid.Int32Range(0, 45).Draw(t, "kid")
+				j := rapid.Int32Range(0, 6).Draw(t, "kidSlot")
+				*ov.kid(i, 4, owner).slot(j) = v
+				*cp.kid(i, 4, owner).slot(j) = v
+			} else {
+				i := rapid.SampledFrom([]int32{0, 1, 5, 20, 39, 44, DenseSlots - 1, DenseSlots + 3}).Draw(t, "slot")
+				a, b := ov.slot(i), cp.slot(i)
+				if !a.Equal(*b) {
+					t.Fatalf("slot %d before the write: %v against %v", i, *a, *b)
+				}
+				*a, *b = v, v
+			}
+			for _, c := range []struct {
+				name string
+				n    *Node
+			}{{"overlay", ov}, {"copy of it", ov.cowCopy(newOwner())}, {"clone", ov.Clone()}} {
+				if d := c.n.Diff(cp); d != "" {
+					t.Fatalf("step %d, %s: %s", step, c.name, d)
+				}
+				for i := range DenseSlots + 8 {
+					if a, b := c.n.Get(i), cp.Get(i); !a.Equal(b) {
+						t.Fatalf("step %d, %s: Get(%d) %v against %v", step, c.name, i, a, b)
+					}
+				}
+			}
+		}
+		if d := base.Diff(before); d != "" {
+			t.Fatal("the base changed: " + d)
+		}
+	})
+}
