@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -328,7 +329,8 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 		starts[i+1] = int32(len(edges))
 		plain = plain && rsers[i].fast
 	}
-	symAll := string(symBuf)
+	// symBuf is never written again: the string is over it, not a copy.
+	symAll := unsafe.String(unsafe.SliceData(symBuf), len(symBuf))
 	symbols := make([]string, len(symEnds))
 	for i, end := range symEnds {
 		start := int32(0)

@@ -310,7 +310,7 @@ func (t *Table) apply(data []byte, n int, w *[]EntryWalk) (changed []int32, err 
 				mark(PartValue, from, uint64(len(value)))
 			}
 			if compressed {
-				dec, err := decodeSnappy(value, MaxValueSize)
+				dec, err := decodeSnappyInto(mem, value, MaxValueSize)
 				if err != nil {
 					return changed, fail("compressed value: %v", err)
 				}
@@ -390,7 +390,12 @@ func (t *Table) set(index int32, key string, value []byte) {
 // or beyond what the input could possibly expand to (a snappy element never
 // yields more than 64 bytes per 3 input bytes), so a few corrupt bytes cannot
 // force a large allocation.
-func decodeSnappy(src []byte, max int) ([]byte, error) {
+func decodeSnappy(src []byte, max int) ([]byte, error) { return decodeSnappyInto(nil, src, max) }
+
+// decodeSnappyInto is decodeSnappy into bytes from mem (a nil arena
+// allocates them alone): an instance baseline's value is compressed on
+// its own, a signon's hundreds each an allocation before.
+func decodeSnappyInto(mem *arena, src []byte, max int) ([]byte, error) {
 	n, err := snappy.DecodedLen(src)
 	if err != nil {
 		return nil, fmt.Errorf("snappy: %w", err)
@@ -401,7 +406,7 @@ func decodeSnappy(src []byte, max int) ([]byte, error) {
 	if n > 22*len(src) {
 		return nil, fmt.Errorf("snappy: decoded length %d impossible for %d input bytes", n, len(src))
 	}
-	out, err := snappy.Decode(nil, src)
+	out, err := snappy.Decode(mem.take(n)[:n], src)
 	if err != nil {
 		return nil, fmt.Errorf("snappy: %w", err)
 	}
