@@ -45,6 +45,11 @@ func (l *kidList) ref(i int32) **Node {
 	p, ok := l.at(i)
 	if !ok {
 		l.has[uint(i)>>6&3] |= 1 << (uint(i) & 63)
+		if l.nodes == nil {
+			// Room for a few: a baseline's or a create's nodes gain their
+			// kids one by one, and most have several.
+			l.nodes = make([]*Node, 0, 4)
+		}
 		l.nodes = append(l.nodes, nil)
 		copy(l.nodes[p+1:], l.nodes[p:])
 		l.nodes[p] = nil
