@@ -1,8 +1,10 @@
 package entity
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/fieldpath"
@@ -22,26 +24,57 @@ import (
 
 // overlay is what a node holds besides its own kids while it is one.
 type overlay struct {
-	base  *Node           // the class baseline's top-level node (owner 0)
-	open  bool            // its create is being read: writes add slots
-	slots []int32         // the slots written, increasing
-	vals  []decoder.Value // their values, by position in slots
+	base  *Node    // the class baseline's top-level node (owner 0)
+	open  bool     // its create is being read: writes add slots
+	slots []ovSlot // the slots written, by increasing slot
 }
 
-// overlayNode allocates a node and its overlay at once.
+// ovSlot is a slot an overlay wrote and its value.
+type ovSlot struct {
+	i int32
+	v decoder.Value
+}
+
+// overlayNode allocates a node and its overlay at once, and smallOverlay
+// room for a few slots too: a create costs one allocation, or two when it
+// writes more.
 type overlayNode struct {
 	n  Node
 	ov overlay
 }
 
+type smallOverlay struct {
+	overlayNode
+	slots [overlayRoom]ovSlot
+}
+
+// overlayRoom is how many slots a smallOverlay holds in place.
+const overlayRoom = 4
+
 // newOverlay returns an open overlay node of base for owner, with room for
 // room slots.
 func newOverlay(base *Node, owner uint32, room int) *Node {
-	x := &overlayNode{}
-	x.ov = overlay{base: base, open: true, slots: make([]int32, 0, room), vals: make([]decoder.Value, 0, room)}
+	var x *overlayNode
+	if room <= overlayRoom {
+		sx := &smallOverlay{}
+		x = &sx.overlayNode
+		x.ov.slots = sx.slots[:0]
+	} else {
+		x = &overlayNode{}
+		x.ov.slots = make([]ovSlot, 0, room)
+	}
+	x.ov.base, x.ov.open = base, true
 	x.n.ov, x.n.owner = &x.ov, owner
-	noteAlloc(room * (valueSize + 4))
+	noteAlloc(int(unsafe.Sizeof(*x)) + cap(x.ov.slots)*ovSlotSize)
 	return &x.n
+}
+
+// ovSlotSize is what an overlay's slot costs, for the state budget.
+const ovSlotSize = int(unsafe.Sizeof(ovSlot{}))
+
+// find is the position of slot i in the overlay and whether it is there.
+func (ov *overlay) find(i int32) (int, bool) {
+	return slices.BinarySearchFunc(ov.slots, i, func(s ovSlot, i int32) int { return cmp.Compare(s.i, i) })
 }
 
 // overlayCreates turns overlays on; tests turn them off to compare.
@@ -71,19 +104,17 @@ func (n *Node) ovSlot(i int32) *decoder.Value {
 	// a recorded decode keeps it as the field's previous value.
 	k := len(ov.slots)
 	switch {
-	case k == 0 || ov.slots[k-1] < i: // paths come in increasing order
-		ov.slots = append(ov.slots, i)
-		ov.vals = append(ov.vals, ov.base.Get(int(i)))
-		return &ov.vals[k]
-	case ov.slots[k-1] == i:
-		return &ov.vals[k-1]
+	case k == 0 || ov.slots[k-1].i < i: // paths come in increasing order
+		ov.slots = append(ov.slots, ovSlot{i, ov.base.Get(int(i))})
+		return &ov.slots[k].v
+	case ov.slots[k-1].i == i:
+		return &ov.slots[k-1].v
 	}
-	p, found := slices.BinarySearch(ov.slots, i) // crafted data
+	p, found := ov.find(i) // crafted data
 	if !found {
-		ov.slots = slices.Insert(ov.slots, p, i)
-		ov.vals = slices.Insert(ov.vals, p, ov.base.Get(int(i)))
+		ov.slots = slices.Insert(ov.slots, p, ovSlot{i, ov.base.Get(int(i))})
 	}
-	return &ov.vals[p]
+	return &ov.slots[p].v
 }
 
 // ovKid is kid for an overlay node.
@@ -110,8 +141,8 @@ func (n *Node) ovKid(i int32, size int, owner uint32) *Node {
 // ovGet is Get for an overlay node.
 func (n *Node) ovGet(i int) decoder.Value {
 	if i < DenseSlots {
-		if p, found := slices.BinarySearch(n.ov.slots, int32(i)); found {
-			return n.ov.vals[p]
+		if p, found := n.ov.find(int32(i)); found {
+			return n.ov.slots[p].v
 		}
 	}
 	return n.ov.base.Get(i)
@@ -136,14 +167,14 @@ func (n *Node) whole() ([]decoder.Value, kidList) {
 	b := ov.base
 	l := len(b.vals)
 	if k := len(ov.slots); k > 0 {
-		l = max(l, int(ov.slots[k-1])+1)
+		l = max(l, int(ov.slots[k-1].i)+1)
 	}
 	// The room the baseline's values have, as a copy's, so the node's
 	// values stop moving as soon (update memos pin them then).
 	vals := make([]decoder.Value, l, max(l, cap(b.vals)))
 	copy(vals, b.vals)
-	for p, s := range ov.slots {
-		vals[s] = ov.vals[p]
+	for _, s := range ov.slots {
+		vals[s.i] = s.v
 	}
 	kids := b.kids.copied()
 	n.kids.each(func(_, i int, k *Node) { *kids.ref(int32(i)) = k })
@@ -162,12 +193,12 @@ func (n *Node) materialize() {
 	n.vals, n.kids, n.ov = vals, kids, nil
 }
 
-// ovBytes is what an overlay's own storage costs.
+// bytes is what an overlay's slots cost.
 func (ov *overlay) bytes() int {
 	if ov == nil {
 		return 0
 	}
-	return cap(ov.vals)*valueSize + cap(ov.slots)*4
+	return cap(ov.slots) * ovSlotSize
 }
 
 // ovEachVal is EachVal for an overlay node (its base has no far slots).
@@ -175,13 +206,13 @@ func (n *Node) ovEachVal(fn func(i int, v decoder.Value)) {
 	ov, b := n.ov, n.ov.base.vals
 	l := len(b)
 	if k := len(ov.slots); k > 0 {
-		l = max(l, int(ov.slots[k-1])+1)
+		l = max(l, int(ov.slots[k-1].i)+1)
 	}
 	p := 0
 	for i := range l {
 		var v decoder.Value
-		if p < len(ov.slots) && int(ov.slots[p]) == i {
-			v = ov.vals[p]
+		if p < len(ov.slots) && int(ov.slots[p].i) == i {
+			v = ov.slots[p].v
 			p++
 		} else if i < len(b) {
 			v = b[i]
