@@ -10,6 +10,7 @@
 //	header.go    ReadHeader, ReadDeletions: header bits re-read, with places
 //	memo.go      update memos: repeated path sections skip path decoding
 //	alloc.go     small nodes allocated with their values; a full frame's entities in blocks
+//	overlay.go   a full frame's create: its writes over the class baseline's node, not a copy
 //	recycle.go   deleted entities' nodes kept for the next create of the class
 //	budget.go    the memory budget Apply checks as the state grows
 //	snapshot.go  Snapshot, Copy, Freeze, Reshare, Rebind: copy-on-write tables

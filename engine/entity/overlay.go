@@ -10,17 +10,18 @@ import (
 	"github.com/dembug/dembug/engine/fieldpath"
 )
 
-// A full frame's create writes a few of its entity's top-level slots (the
-// Dota 2 signon: 15 of some 60 on average, over 859 entities) yet copied
-// its class baseline's whole top-level node and kid list first: a third
-// of the start-up's allocated bytes. Such a create's top-level node is an
-// overlay instead: the values it wrote, by slot, and the nodes below it
-// that it wrote; the rest is read from the baseline node. The overlay is
-// open while the create is read; the entity's next write (an update, a
-// what-if, a snapshot's owner) turns it, in place, into the node a copy
-// would have made, so nothing past the create sees it but the read-only
-// accessors, which merge the two. Entities that are never written again,
-// most of a short replay's, never pay the copy.
+// A full frame's create writes a few of its entity's slots (the Dota 2
+// signon: some 15 fields each, over top-level nodes of some 60 values) yet
+// copied its class baseline's whole top-level node and kid list first: a
+// quarter of the start-up's allocated bytes. Such a create's top-level
+// node is an overlay instead: the values it wrote, by slot, and the nodes
+// below it that it wrote; the rest is read from the baseline node. The
+// overlay is open while the create is read; the entity's next write turns
+// it, in place, into the node a copy would have made (a write for another
+// owner, a snapshot's or a what-if's, copies it whole), so past the
+// create only the read-only accessors see it, and they merge the two.
+// Entities never written again never pay the copy: 686 of the Dota 2
+// replay's 747 overlays are still overlays at its end.
 
 // overlay is what a node holds besides its own kids while it is one.
 type overlay struct {

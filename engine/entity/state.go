@@ -28,8 +28,9 @@ const DenseSlots = 256
 //
 // Nodes are copied on write: a new entity shares its class baseline's nodes
 // and copies only the nodes its updates write to, so creating an entity
-// costs one copy of the top level instead of the whole baseline tree. A node
-// may be written only by the owner that copied it (owner 0 is the baseline).
+// costs one copy of the top level instead of the whole baseline tree (a
+// full frame's create not even that: overlay.go). A node may be written
+// only by the owner that copied it (owner 0 is the baseline).
 type Node struct {
 	vals  []decoder.Value
 	kids  kidList  // the nodes below dense slots (kids.go)
