@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/messages"
-	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/signon"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -28,9 +26,9 @@ func TestOverlayCreatesHoldWhatCopiesHold(t *testing.T) {
 					t.Fatal(err)
 				}
 				restore := entity.SetOverlayCreates(false)
-				copied := openToSignonEnd(t, data)
+				copied := signon.End(t, data)
 				restore()
-				overlaid := openToSignonEnd(t, data)
+				overlaid := signon.End(t, data)
 
 				overlays := 0
 				for _, e := range overlaid.Entities.Entities {
@@ -53,24 +51,6 @@ func TestOverlayCreatesHoldWhatCopiesHold(t *testing.T) {
 			})
 		}
 	}
-}
-
-// openToSignonEnd decodes data up to its first full entity snapshot.
-func openToSignonEnd(t *testing.T, data []byte) *replay.Replay {
-	t.Helper()
-	r, err := replay.Open(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := false
-	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
-		full = full || !m.IsDelta
-	}
-	if err := r.Run(func(*container.Command) bool { return full }); err != nil {
-		t.Fatal(err)
-	}
-	r.Hooks.Entities = nil
-	return r
 }
 
 // sameEntities fails unless a and b hold the same entities with the same

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/internal/signon"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -18,21 +18,7 @@ import (
 // first full entity snapshot (the packet whose entities are not a delta),
 // and returns the replay just after it. What follows is the in-game stream
 // of delta packets.
-func signonEnd(tb testing.TB, data []byte) *replay.Replay {
-	r, err := replay.Open(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	full := false
-	r.Hooks.Entities = func(_ replay.Location, m *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
-		full = full || !m.IsDelta
-	}
-	if err := r.Run(func(*container.Command) bool { return full }); err != nil {
-		tb.Fatal(err)
-	}
-	r.Hooks.Entities = nil
-	return r
-}
+func signonEnd(tb testing.TB, data []byte) *replay.Replay { return signon.End(tb, data) }
 
 // inGameEntities returns copies of the packet-entities messages after the
 // signon, in order.
