@@ -53,8 +53,10 @@ type smallOverlay struct {
 const overlayRoom = 4
 
 // newOverlay returns an open overlay node of base for owner, with room for
-// room slots.
+// room slots. It holds fewer than DenseSlots (a slot past them makes it
+// whole), however many paths a crafted create repeats.
 func newOverlay(base *Node, owner uint32, room int) *Node {
+	room = min(room, DenseSlots)
 	var x *overlayNode
 	if room <= overlayRoom {
 		sx := &smallOverlay{}

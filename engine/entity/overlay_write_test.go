@@ -62,3 +62,20 @@ func TestOverlayWritesLikeACopy(t *testing.T) {
 		}
 	})
 }
+
+// A create that repeats its top-level paths (a crafted one may send 16,384)
+// gets an overlay with room for no more than DenseSlots slots, the most it
+// can hold: its memory stays in proportion to the class, not to the paths.
+func TestOverlayRoomIsBounded(t *testing.T) {
+	base := newNode(4, 0)
+	n := newOverlay(base, newOwner(), 1<<14)
+	if c := cap(n.ov.slots); c > DenseSlots {
+		t.Fatalf("room for %d slots", c)
+	}
+	for range 1 << 14 {
+		*n.slot(3) = decoder.Uint(1)
+	}
+	if len(n.ov.slots) != 1 || n.ov.bytes() > DenseSlots*ovSlotSize {
+		t.Fatalf("%d slots, %d bytes for one slot written 16,384 times", len(n.ov.slots), n.ov.bytes())
+	}
+}
