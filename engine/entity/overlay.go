@@ -16,17 +16,16 @@ import (
 // quarter of the start-up's allocated bytes. Such a create's top-level
 // node is an overlay instead: the values it wrote, by slot, and the nodes
 // below it that it wrote; the rest is read from the baseline node. The
-// overlay is open while the create is read; the entity's next write turns
-// it, in place, into the node a copy would have made (a write for another
-// owner, a snapshot's or a what-if's, copies it whole), so past the
-// create only the read-only accessors see it, and they merge the two.
+// entity's next update turns it, in place, into the node a copy would have
+// made (readFields; a write for another owner, a snapshot's or a
+// what-if's, copies it whole), so past the create only the read-only
+// accessors see it, and they merge the two.
 // Entities never written again never pay the copy: 686 of the Dota 2
 // replay's 747 overlays are still overlays at its end.
 
 // overlay is what a node holds besides its own kids while it is one.
 type overlay struct {
 	base  *Node    // the class baseline's top-level node (owner 0)
-	open  bool     // its create is being read: writes add slots
 	slots []ovSlot // the slots written, by increasing slot
 }
 
@@ -52,7 +51,7 @@ type smallOverlay struct {
 // overlayRoom is how many slots a smallOverlay holds in place.
 const overlayRoom = 4
 
-// newOverlay returns an open overlay node of base for owner, with room for
+// newOverlay returns an overlay node of base for owner, with room for
 // room slots. It holds fewer than DenseSlots (a slot past them makes it
 // whole), however many paths a crafted create repeats.
 func newOverlay(base *Node, owner uint32, room int) *Node {
@@ -66,7 +65,7 @@ func newOverlay(base *Node, owner uint32, room int) *Node {
 		x = &overlayNode{}
 		x.ov.slots = make([]ovSlot, 0, room)
 	}
-	x.ov.base, x.ov.open = base, true
+	x.ov.base = base
 	x.n.ov, x.n.owner = &x.ov, owner
 	noteAlloc(int(unsafe.Sizeof(*x)) + cap(x.ov.slots)*ovSlotSize)
 	return &x.n
@@ -89,17 +88,10 @@ func canOverlay(base *Node) bool {
 	return overlayCreates && base != nil && base.ov == nil && len(base.far) == 0
 }
 
-// close ends the create's writes: the next one makes the node whole.
-func (n *Node) close() {
-	if n != nil && n.ov != nil {
-		n.ov.open = false
-	}
-}
-
 // ovSlot is slot for an overlay node.
 func (n *Node) ovSlot(i int32) *decoder.Value {
 	ov := n.ov
-	if !ov.open || i >= DenseSlots {
+	if i >= DenseSlots {
 		n.materialize()
 		return n.slot(i)
 	}
@@ -122,7 +114,7 @@ func (n *Node) ovSlot(i int32) *decoder.Value {
 
 // ovKid is kid for an overlay node.
 func (n *Node) ovKid(i int32, size int, owner uint32) *Node {
-	if !n.ov.open || i >= DenseSlots {
+	if i >= DenseSlots {
 		n.materialize()
 		return n.kid(i, size, owner)
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // An overlay written as a create writes (slots and nodes below in any
-// order, a slot past DenseSlots, the same slot twice), then closed and
-// written again, holds at every step what a copy of its base written the
+// order, a slot past DenseSlots, the same slot twice), then made whole as
+// the entity's next update makes it and written again, holds at every step what a copy of its base written the
 // same holds; a copy of it, a clone and its whole form too.
 func TestOverlayWritesLikeACopy(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -24,10 +24,10 @@ func TestOverlayWritesLikeACopy(t *testing.T) {
 		owner := newOwner()
 		ov := newOverlay(base, owner, rapid.IntRange(0, 8).Draw(t, "room"))
 		cp := base.cowCopy(owner)
-		closeAt := rapid.IntRange(0, 30).Draw(t, "closeAt")
+		wholeAt := rapid.IntRange(0, 30).Draw(t, "wholeAt")
 		for step := range rapid.IntRange(1, 30).Draw(t, "writes") {
-			if step == closeAt {
-				ov.close()
+			if step == wholeAt {
+				ov.materialize() // what the entity's next update does
 			}
 			v := decoder.Int(int64(step) - 10)
 			if rapid.Bool().Draw(t, "toKid") {

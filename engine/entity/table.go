@@ -512,7 +512,6 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		var err error
 		if cmd&2 != 0 { // a create's paths do not repeat: no memo
 			nf, err = t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil, !m.IsDelta)
-			e.State.close()
 		} else {
 			nf, err = t.entityFields(r, e, rec, update)
 		}
@@ -644,7 +643,9 @@ func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path
 //
 // *statep is copied for owner before the first value is written when
 // another owner's (a create starts with its class baseline's node, shared
-// until then: a create that sets nothing costs nothing).
+// until then: a create that sets nothing costs nothing). A full frame's
+// create (fresh) writes an overlay of it instead, which the entity's next
+// update here makes whole (overlay.go).
 func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo, fresh bool) (int, error) {
 	var ops *[]fieldpath.OpRecord
 	if rec != nil {
@@ -675,11 +676,14 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 		}
 	}
 	pathBits := r.Pos() - pathStart
-	if len(paths) > 0 && (*statep).owner != owner {
-		if fresh && t.whatIf == nil && canOverlay(*statep) {
-			*statep = newOverlay(*statep, owner, topPaths(paths))
-		} else {
-			*statep = t.cowCopy(c, *statep, owner)
+	if len(paths) > 0 {
+		switch st := *statep; {
+		case st.owner != owner && fresh && t.whatIf == nil && canOverlay(st):
+			*statep = newOverlay(st, owner, topPaths(paths))
+		case st.owner != owner:
+			*statep = t.cowCopy(c, st, owner)
+		case st.ov != nil:
+			st.materialize() // the update after a full frame's create (overlay.go)
 		}
 	}
 	state := *statep
