@@ -57,9 +57,11 @@ func newNode(size int, owner uint32) *Node {
 // until written.
 func (n *Node) cowCopy(owner uint32) *Node {
 	if n.ov != nil {
-		vals, kids := n.whole() // new lists
-		noteAlloc(cap(vals)*valueSize + len(kids.nodes)*8)
-		return &Node{vals: vals, kids: kids, owner: owner}
+		// The overlay made whole in a new node: whole reads n's lists and
+		// makes new ones.
+		c := &Node{kids: n.kids, ov: n.ov, owner: owner}
+		c.materialize()
+		return c
 	}
 	l, room := len(n.vals), max(len(n.vals), cap(n.vals))
 	var c *Node
