@@ -155,10 +155,11 @@ func (c *Collector) FieldsPlain(m Msg, g game.Game, body []byte, at Place, plain
 	c.fields(m, g, body, at, mask)
 }
 
-// fields is Fields passing over the kinds of message whose bits are set in
-// plain (a mask of 64 kinds: numMsgs must stay at most 64).
+// The plain kinds are a mask of 64 bits: numMsgs must stay at most 64.
 var _ [64 - numMsgs]struct{}
 
+// fields is Fields passing over the kinds of message whose bits are set in
+// plain.
 func (c *Collector) fields(m Msg, g game.Game, body []byte, at Place, plain uint64) {
 	if m >= numMsgs {
 		return
