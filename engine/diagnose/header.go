@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	mbits "math/bits"
-	"strings"
 
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
@@ -54,29 +53,31 @@ func (a *Assumption) Aligning() []string {
 // HeaderBreak says which header assumption a message's failure
 // contradicts, or "" when it broke in a field's value or path.
 func HeaderBreak(c *Case) string {
-	var ee *entity.Error
 	err := c.Record.Err
 	if err == nil {
 		return ""
 	}
 	msg := err.Error()
+	ee := &entity.Error{Update: -1, Entity: -1}
 	if errors.As(err, &ee) {
 		msg = ee.Err.Error()
-	} else {
-		ee = &entity.Error{Update: -1, Entity: -1}
 	}
 	t := c.Before
-	switch {
-	case strings.Contains(msg, "which does not exist") && !c.Msg.IsDelta:
-		return fmt.Sprintf("a full frame creates every entity before updating it, but update %d updates entity %d, which no create made (%s)", ee.Update, ee.Entity, msg)
-	case strings.Contains(msg, "which does not exist"):
-		return fmt.Sprintf("an update names an entity that exists, but update %d updates entity %d, which does not (%s)", ee.Update, ee.Entity, msg)
-	case strings.Contains(msg, "create with unknown class id"):
-		return fmt.Sprintf("class ids are %d bits wide (from max_classes), but update %d creates with a class id no class has (%s)", t.ClassIDBits, ee.Update, msg)
-	case strings.Contains(msg, "deletion list"):
-		return "a delta message ends with a deletion list, but " + msg
-	case strings.Contains(msg, "entity index"), strings.Contains(msg, "update header"), strings.Contains(msg, "create header"):
-		return fmt.Sprintf("update %d's header reads an index delta and command bits that make sense, but %s", ee.Update, msg)
+	var he *entity.HeaderError
+	if errors.As(err, &he) {
+		switch he.Fault {
+		case entity.NoSuchEntity:
+			if !c.Msg.IsDelta {
+				return fmt.Sprintf("a full frame creates every entity before updating it, but update %d updates entity %d, which no create made (%s)", ee.Update, ee.Entity, msg)
+			}
+			return fmt.Sprintf("an update names an entity that exists, but update %d updates entity %d, which does not (%s)", ee.Update, ee.Entity, msg)
+		case entity.UnknownClass:
+			return fmt.Sprintf("class ids are %d bits wide (from max_classes), but update %d creates with a class id no class has (%s)", t.ClassIDBits, ee.Update, msg)
+		case entity.BadDeletions:
+			return "a delta message ends with a deletion list, but " + msg
+		case entity.BadHeader:
+			return fmt.Sprintf("update %d's header reads an index delta and command bits that make sense, but %s", ee.Update, msg)
+		}
 	}
 	// Bits left over, or read past the end, after the last update: the
 	// deletion list (or its absence) is the header-level suspect.

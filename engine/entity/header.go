@@ -1,6 +1,8 @@
 package entity
 
 import (
+	"fmt"
+
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/provenance"
 )
@@ -64,4 +66,37 @@ func ReadDeletions(data []byte, rec *provenance.Message, max int) []HeaderPart {
 		out = append(out, HeaderPart{"delete", at, r.Pos() - at, uint64(prev)})
 	}
 	return out
+}
+
+// HeaderFault is what an update's header, or the deletion list after the
+// updates, says that the data or the table contradicts.
+type HeaderFault uint8
+
+const (
+	BadHeader    HeaderFault = iota + 1 // the header runs past the data, or its index past MaxEntities
+	NoSuchEntity                        // an update of an entity no create made
+	UnknownClass                        // a create with a class id no class has
+	BadDeletions                        // a deletion list longer than the data left
+)
+
+// HeaderError is a failure in an update's header or the deletion list, as
+// opposed to one in a field's path or value: diagnose names the header
+// assumption it breaks by its Fault.
+type HeaderError struct {
+	Fault HeaderFault
+	Msg   string
+	Err   error // the reader's error, when the data ran out
+}
+
+func (e *HeaderError) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *HeaderError) Unwrap() error { return e.Err }
+
+func headerError(f HeaderFault, format string, args ...any) error {
+	return &HeaderError{Fault: f, Msg: fmt.Sprintf(format, args...)}
 }

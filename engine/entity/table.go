@@ -430,10 +430,10 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	}
 	index += int32(delta) + 1
 	if r.Overflowed() {
-		return index, nil, start, fmt.Errorf("update header: %w", r.Err())
+		return index, nil, start, &HeaderError{Fault: BadHeader, Msg: "update header", Err: r.Err()}
 	}
 	if index < 0 || index >= MaxEntities {
-		return index, nil, start, fmt.Errorf("entity index %d outside 0..%d", index, MaxEntities-1)
+		return index, nil, start, headerError(BadHeader, "entity index %d outside 0..%d", index, MaxEntities-1)
 	}
 	var eu *provenance.EntityUpdate
 	if rec != nil {
@@ -448,10 +448,10 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		serial := r.Bits(SerialBits)
 		spawnGroup := r.VarUint32()
 		if r.Overflowed() {
-			return index, nil, start, fmt.Errorf("create header: %w", r.Err())
+			return index, nil, start, &HeaderError{Fault: BadHeader, Msg: "create header", Err: r.Err()}
 		}
 		if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
-			return index, nil, start, fmt.Errorf("create with unknown class id %d", classID)
+			return index, nil, start, headerError(UnknownClass, "create with unknown class id %d", classID)
 		}
 		c := t.Classes[classID]
 		if eu != nil {
@@ -471,7 +471,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	case cmd&1 == 0: // update
 		e = t.Entities[index]
 		if e == nil {
-			return index, nil, start, fmt.Errorf("update of entity %d, which does not exist", index)
+			return index, nil, start, headerError(NoSuchEntity, "update of entity %d, which does not exist", index)
 		}
 		e.Active = true
 		withFields = true
@@ -540,7 +540,7 @@ func (t *Table) deletions(r *bitio.Reader, rec *provenance.Message, res *Result)
 	start := r.Pos()
 	n := r.UBitVar()
 	if uint(n) > r.Remaining() {
-		return start, fmt.Errorf("deletion list claims %d entries, %s remain", n, bitio.Size(r.Remaining()))
+		return start, headerError(BadDeletions, "deletion list claims %d entries, %s remain", n, bitio.Size(r.Remaining()))
 	}
 	idx := int32(-1)
 	for i := uint32(0); i < n && !r.Overflowed(); i++ {
