@@ -287,6 +287,19 @@ func (f Family) IsFloat() bool {
 	return false
 }
 
+// VarintBits is the width of the one varint a family reads, 32 or 64, or
+// 0 for a family that reads anything else: families of one width read the
+// same bits, whatever they make of them.
+func (f Family) VarintBits() int {
+	switch f {
+	case FamUnsigned, FamDefault, FamSigned, FamHandle, FamUnsignedMinusOne:
+		return 32
+	case FamUnsigned64, FamSigned64:
+		return 64
+	}
+	return 0
+}
+
 // DecodeWindow decodes a raw 32-bit float, the most frequent family, from
 // a bit window (bitio.Reader.Window) into *dst and returns the bits it
 // used, or 0 for any other family, which DecodeTo must read. It and

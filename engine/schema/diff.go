@@ -28,6 +28,9 @@ type Change struct {
 	// names before and after (see GroupChanges); Decoders the decoders.
 	Renamed  [2]string
 	Decoders [2]string
+	// Effect says, for a renamed type, what reading with the new decoder
+	// instead of the old does (decoderEffect).
+	Effect string
 }
 
 func (c Change) String() string {
@@ -127,6 +130,7 @@ func Diff(old, new *Schema) []Change {
 				c := Change{Kind: FieldChanged, Serializer: name, Field: f.Name, Details: details}
 				if a["type"] != b["type"] {
 					c.Renamed, c.Decoders = renamedBase(f.Type, g.Type), [2]string{a["decoder"], b["decoder"]}
+					c.Effect = decoderEffect(f, g)
 					if len(f.Polymorphic) > 0 || f.Serializer != nil {
 						c.Renamed = [2]string{}
 					}

@@ -47,6 +47,7 @@ type ChangeGroup struct {
 type DecoderChange struct {
 	Before, After string
 	Fields        int
+	Effect        string // what reading with After instead of Before does, when easy to state
 }
 
 // MinGroup is how many field changes a rename needs to be a group.
@@ -60,7 +61,7 @@ func GroupChanges(changes []Change, g game.Game) (groups []ChangeGroup, rest []C
 	type acc struct {
 		grp     ChangeGroup
 		classes map[string]bool
-		decs    map[[2]string]int
+		decs    map[[2]string]*DecoderChange
 		members []int
 	}
 	by := map[[2]string]*acc{}
@@ -70,12 +71,17 @@ func GroupChanges(changes []Change, g game.Game) (groups []ChangeGroup, rest []C
 		}
 		a := by[c.Renamed]
 		if a == nil {
-			a = &acc{grp: ChangeGroup{From: c.Renamed[0], To: c.Renamed[1]}, classes: map[string]bool{}, decs: map[[2]string]int{}}
+			a = &acc{grp: ChangeGroup{From: c.Renamed[0], To: c.Renamed[1]}, classes: map[string]bool{}, decs: map[[2]string]*DecoderChange{}}
 			by[c.Renamed] = a
 		}
 		a.grp.Fields++
 		a.classes[c.Serializer] = true
-		a.decs[c.Decoders]++
+		d := a.decs[c.Decoders]
+		if d == nil {
+			d = &DecoderChange{Before: c.Decoders[0], After: c.Decoders[1], Effect: c.Effect}
+			a.decs[c.Decoders] = d
+		}
+		d.Fields++
 		a.members = append(a.members, i)
 	}
 	grouped := map[int]bool{}
@@ -84,8 +90,8 @@ func GroupChanges(changes []Change, g game.Game) (groups []ChangeGroup, rest []C
 			continue
 		}
 		a.grp.Classes = len(a.classes)
-		for d, n := range a.decs {
-			a.grp.Decoders = append(a.grp.Decoders, DecoderChange{Before: d[0], After: d[1], Fields: n})
+		for _, d := range a.decs {
+			a.grp.Decoders = append(a.grp.Decoders, *d)
 		}
 		sort.Slice(a.grp.Decoders, func(i, j int) bool {
 			x, y := a.grp.Decoders[i], a.grp.Decoders[j]
@@ -128,8 +134,8 @@ func (g ChangeGroup) String() string {
 		s := "decoder " + d.Before + " → " + d.After
 		if d.Before == d.After {
 			s = "decoder unchanged (" + d.Before + ")"
-		} else if eff := decoderEffect(d.Before, d.After); eff != "" {
-			s += ": " + eff
+		} else if d.Effect != "" {
+			s += ": " + d.Effect
 		}
 		if len(g.Decoders) > 1 {
 			s += fmt.Sprintf(" (%d)", d.Fields)
@@ -143,25 +149,37 @@ func (g ChangeGroup) String() string {
 	return s
 }
 
-// decoderEffect says what reading with after instead of before does, for
-// the decoders whose difference is easy to state.
-func decoderEffect(before, after string) string {
-	v32 := func(d string) bool {
-		d = strings.TrimPrefix(d, "length + ")
-		return strings.HasPrefix(d, "unsigned varint") || strings.HasPrefix(d, "signed varint") || strings.HasPrefix(d, "default (unsigned varint)") || d == "handle"
-	}
-	v64 := func(d string) bool {
-		d = strings.TrimPrefix(d, "length + ")
-		return d == "64-bit varint" || d == "signed 64-bit varint"
-	}
+// decoderEffect says what reading field after's way instead of before's
+// does to the bits and values, for the decoders whose difference is easy
+// to state: varints of one width read the same bits.
+func decoderEffect(before, after *Field) string {
+	b, bLen := readVarint(before)
+	a, aLen := readVarint(after)
 	switch {
-	case strings.HasPrefix(before, "length + ") != strings.HasPrefix(after, "length + "):
-	case v32(before) && v32(after):
+	case bLen != aLen:
+	case b == 32 && a == 32:
 		return "the same bits, other values"
-	case v32(before) && v64(after) || v64(before) && v32(after):
+	case b == 32 && a == 64 || b == 64 && a == 32:
 		return "the same bits while a value fits 32 bits; a longer one is cut or misaligns"
 	}
 	return "other bits: the decode misaligns where it reads one"
+}
+
+// readVarint is the width of the varint a field's values are read as (0
+// for anything else), and whether a length comes first (a variable
+// array's elements).
+func readVarint(f *Field) (bits int, length bool) {
+	d := f.Decoder
+	switch f.Model {
+	case VariableArray:
+		d, length = f.Elem, true
+	case FixedTable, VariableTable:
+		return 0, false
+	}
+	if d == nil {
+		return 0, length
+	}
+	return d.Family.VarintBits(), length
 }
 
 // RepeatGroup is one field added to (or removed from) many classes alike:
