@@ -352,6 +352,7 @@ func (t *Table) replayMemo(r *bitio.Reader, s *memoSet, slot int, rec *provenanc
 		finish := m.rec.finish
 		finish.Start += pathStart
 		rec.Finishes = append(rec.Finishes, finish)
+		rec.ReserveFields(len(m.targets))
 	}
 	for i := range m.targets {
 		tg := &m.targets[i]

@@ -706,6 +706,9 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 	if w := t.whatIf; w != nil && (w.WholeAfter == 0 || pathStart+pathBits <= w.WholeAfter) {
 		stop = w.StopAt
 	}
+	if rec != nil {
+		rec.ReserveFields(len(paths))
+	}
 	for i := range paths {
 		p := &paths[i]
 		if stop > 0 && r.Pos() >= stop {

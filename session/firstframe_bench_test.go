@@ -1,0 +1,46 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// BenchmarkLoadFirstFullFrame is what the debugger's first view of a
+// short replay costs past the signon: a fresh live decoder's recorded
+// decode of the file's first packet-entities message (its full frame,
+// every field recorded), as Load returns it. Sub-benchmarks by file.
+func BenchmarkLoadFirstFullFrame(b *testing.B) {
+	for _, g := range testreplays.Games {
+		for _, path := range testreplays.Files(b, g) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ix := BuildIndex(filepath.Base(path), data)
+			at := None
+			for i := range ix.Commands {
+				for j, m := range ix.Commands[i].Msgs {
+					if m.PE != nil && len(m.PE.Updates) > 0 && at == None {
+						at = Ref{Cmd: i, Msg: j, Upd: -1, Field: -1}
+					}
+				}
+			}
+			if at == None {
+				b.Fatalf("%s: no packet-entities message", path)
+			}
+			b.Run(g+"/"+filepath.Base(path), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					det, err := NewLiveDecoder(data, schema.Aliases{}).Load(1, at)
+					if err != nil || det.Rec == nil {
+						b.Fatalf("load: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
