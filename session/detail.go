@@ -32,10 +32,55 @@ type Detail struct {
 	// (svc_ServerInfo's max_classes): floor(log2 max_classes) + 1.
 	ClassIDBits uint
 	MaxClasses  int32
-	// Baselines are the instance baselines the message's creates start
-	// from, by class id, decoded with recording on (offsets inside the
-	// baseline). A class without a baseline is absent.
-	Baselines map[int32]Baseline
+	// baselines are the instance baselines the message's creates start
+	// from (Baseline).
+	baselines *baselineSet
+}
+
+// baselineSet keeps the baselines of the classes a message creates, raw,
+// and records each when first asked for: the inspector shows one at a
+// time, and recording all of a Dota 2 full frame's 200 classes up front
+// was a third of its load.
+type baselineSet struct {
+	mu       sync.Mutex
+	raw      map[int32]rawBaseline
+	recorded map[int32]Baseline
+}
+
+type rawBaseline struct {
+	class   *entity.Class
+	data    []byte
+	strings *decoder.Pool
+}
+
+// Baseline is the instance baseline the message's creates of class classID
+// start from, decoded with recording on (offsets inside the baseline); ok
+// is false for a class the message does not create or that has none. Safe
+// for concurrent use.
+func (d *Detail) Baseline(classID int32) (b Baseline, ok bool) {
+	set := d.baselines
+	if set == nil {
+		return Baseline{}, false
+	}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if b, ok := set.recorded[classID]; ok {
+		return b, true
+	}
+	raw, ok := set.raw[classID]
+	if !ok {
+		return Baseline{}, false
+	}
+	rec, err := entity.RecordBaselineOf(raw.class, raw.data, raw.strings)
+	if rec == nil {
+		return Baseline{}, false
+	}
+	b = Baseline{Rec: rec, Data: raw.data, Err: err}
+	if set.recorded == nil {
+		set.recorded = map[int32]Baseline{}
+	}
+	set.recorded[classID] = b
+	return b, true
 }
 
 // Baseline is one class's instance baseline as recorded.
@@ -206,22 +251,7 @@ func (d *LiveDecoder) Load(gen uint64, at Ref) (det *Detail, err error) {
 		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
 		det.Data = append([]byte(nil), m.EntityData...)
 		det.Snaps = snapsAfter(rec, d.r.Entities)
-		for _, u := range rec.Updates {
-			if u.Op != provenance.Create {
-				continue
-			}
-			if _, ok := det.Baselines[u.ClassID]; ok {
-				continue
-			}
-			b, err := d.r.Entities.RecordBaseline(u.ClassID)
-			if b == nil {
-				continue
-			}
-			if det.Baselines == nil {
-				det.Baselines = map[int32]Baseline{}
-			}
-			det.Baselines[u.ClassID] = Baseline{Rec: b, Data: append([]byte(nil), d.r.Entities.Baseline(u.ClassID)...), Err: err}
-		}
+		det.baselines = createdBaselines(rec, d.r.Entities)
 	}
 	for d.last < cmd {
 		c, err := d.r.Step()
@@ -265,4 +295,28 @@ func positionOf(seen []int, inner int) int {
 		}
 	}
 	return n
+}
+
+// createdBaselines keeps the raw baselines of the classes rec creates, as
+// t holds them now (a later table update replaces a baseline, never
+// changes it in place).
+func createdBaselines(rec *provenance.Message, t *entity.Table) *baselineSet {
+	set := &baselineSet{}
+	for _, u := range rec.Updates {
+		if u.Op != provenance.Create {
+			continue
+		}
+		if _, ok := set.raw[u.ClassID]; ok {
+			continue
+		}
+		data := t.Baseline(u.ClassID)
+		if u.ClassID < 0 || int(u.ClassID) >= len(t.Classes) || t.Classes[u.ClassID] == nil || len(data) == 0 {
+			continue
+		}
+		if set.raw == nil {
+			set.raw = map[int32]rawBaseline{}
+		}
+		set.raw[u.ClassID] = rawBaseline{class: t.Classes[u.ClassID], data: data, strings: t.Strings}
+	}
+	return set
 }

@@ -355,7 +355,7 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 					// the first field's explanation, or first of all with H.
 					hdr = append(hdr, ExplainHeader(sh.data, sh.rec, sh.upd, d.ClassIDBits, d.MaxClasses))
 					if u := &sh.rec.Updates[sh.upd]; u.Op == provenance.Create {
-						if b, ok := d.Baselines[u.ClassID]; ok {
+						if b, ok := d.Baseline(u.ClassID); ok {
 							hdr = append(hdr, ExplainBaseline(b, u.Class))
 						}
 					}

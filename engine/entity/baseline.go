@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dembug/dembug/engine/bitio"
+	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
 )
@@ -53,14 +54,27 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
 		return nil, fmt.Errorf("no class %d", classID)
 	}
-	c := t.Classes[classID]
-	data := t.baselines[classID]
+	return t.recordBaseline(t.Classes[classID], t.baselines[classID])
+}
+
+// RecordBaselineOf is RecordBaseline for a class and baseline data kept
+// from a table (its string values interned in strings, nil for the
+// default pool), in a table of its own: what a create started from can be
+// recorded when it is first shown, long after the table moved on.
+func RecordBaselineOf(c *Class, data []byte, strings *decoder.Pool) (*provenance.Message, error) {
+	if c == nil || c.Serializer == nil {
+		return nil, errors.New("no class")
+	}
+	return (&Table{Strings: strings}).recordBaseline(c, data)
+}
+
+func (t *Table) recordBaseline(c *Class, data []byte) (*provenance.Message, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
 	c.Serializer.Load()
 	rec := &provenance.Message{}
-	startBaselineRecord(rec, data, classID, c.Name)
+	startBaselineRecord(rec, data, c.ID, c.Name)
 	_, end, aligned, err := t.decodeBaseline(c, data, &Node{}, newOwner(), rec)
 	rec.EndBit, rec.Updates[0].End = end, end
 	switch {
