@@ -26,7 +26,7 @@ func missingAliases(a schema.Aliases, s *schema.Schema) []string {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			if len(s.Carrying(kind, n)) > 0 {
+			if s.Writes(kind, n) {
 				continue
 			}
 			msg := fmt.Sprintf("--as %s=%s: no field of this file has the %s %s", n, m[n], kind, n)
@@ -96,12 +96,15 @@ func editDistance(a, b string) int {
 }
 
 // checkAliasNames is an error naming the --as names the file's schema
-// lacks, nil when it has them all (or has no schema to tell).
+// lacks, nil when it has them all (or has no schema to tell). The names
+// are the schema's as written, so it reads the schema without the
+// aliases: realiasing builds every field, which the check needs only to
+// say what a missing name might have been.
 func checkAliasNames(data []byte, a schema.Aliases) error {
 	if a.Empty() {
 		return nil
 	}
-	r, err := loadSchema(data, a)
+	r, err := loadSchema(data, schema.Aliases{})
 	if err != nil || r == nil || r.Schema == nil {
 		return nil // the command reports an unreadable file itself
 	}

@@ -201,3 +201,45 @@ func TestAllFieldsReadsNoLists(t *testing.T) {
 		}
 	})
 }
+
+// Writes, on a lazy schema that has built no field, says of every name the
+// complete schema's fields carry (and of names none carries, misspelt)
+// what Carrying says; a realiased schema answers as its parse, and so does
+// a lazy schema once every field is built.
+func TestWritesAsCarrying(t *testing.T) {
+	eachEagerAndLazy(t, func(name string, eager, lazy *Schema) {
+		seen := map[Name]bool{}
+		var names []Name
+		for _, f := range eager.AllFields() {
+			for _, n := range f.WrittenNames() {
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n, Name{n.Kind, n.Name + "x"}, Name{n.Kind, "C" + n.Name})
+				}
+			}
+		}
+		if len(names) == 0 {
+			t.Fatalf("%s: no names", name)
+		}
+		for _, n := range names {
+			if got, want := lazy.Writes(n.Kind, n.Name), len(eager.Carrying(n.Kind, n.Name)) > 0; got != want {
+				t.Fatalf("%s: %s %q written %v, carried %v", name, n.Kind, n.Name, got, want)
+			}
+		}
+		if lazy.src.built != 0 {
+			t.Errorf("%s: Writes built %d fields", name, lazy.src.built)
+		}
+		re := lazy.RealiasLazy(Aliases{Types: map[string]string{"NoSuchType": "int32"}})
+		for _, n := range names[:min(len(names), 300)] {
+			if got, want := re.Writes(n.Kind, n.Name), len(eager.Carrying(n.Kind, n.Name)) > 0; got != want {
+				t.Fatalf("%s, realiased: %s %q written %v, carried %v", name, n.Kind, n.Name, got, want)
+			}
+		}
+		lazy.AllFields()
+		for _, n := range names[:min(len(names), 300)] {
+			if got, want := lazy.Writes(n.Kind, n.Name), len(eager.Carrying(n.Kind, n.Name)) > 0; got != want {
+				t.Fatalf("%s, built: %s %q written %v, carried %v", name, n.Kind, n.Name, got, want)
+			}
+		}
+	})
+}
