@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/dembug/dembug/engine/schema"
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -106,5 +110,46 @@ func TestFileStaysReadableAfterTheDebuggerReturns(t *testing.T) {
 	}
 	if len(kept) == 0 || sum == 0 {
 		t.Fatalf("the debugger got %d bytes", len(kept))
+	}
+}
+
+// A tick with no packet-entities message names the nearest ticks that have
+// one, found by decoding the file: between two, and before the first.
+func TestTraceNamesTheNearestTicks(t *testing.T) {
+	path, data := testreplays.Read(t, "dota2")
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[int64]bool{}
+	var ticks []int64
+	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, _ *provenance.Message) {
+		if tk := int64(loc.Tick); !has[tk] {
+			has[tk] = true
+			ticks = append(ticks, tk)
+		}
+	}
+	if err := r.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	gap := -1
+	for i := 1; i < len(ticks) && gap < 0; i++ {
+		if ticks[i] > ticks[i-1]+1 && ticks[i-1] >= 0 {
+			gap = i
+		}
+	}
+	if gap < 0 {
+		t.Fatalf("no gap between the ticks of packet-entities messages: %v", ticks[:min(len(ticks), 20)])
+	}
+	want := fmt.Sprintf("no packet-entities message at tick %d: the nearest are at ticks %d and %d", ticks[gap-1]+1, ticks[gap-1], ticks[gap])
+	if _, _, err := runDembug("trace", path, "--tick", fmt.Sprint(ticks[gap-1]+1)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("trace in a gap: %v, want %q", err, want)
+	}
+	capture := filepath.Join(testreplays.Dir(), "deadlock", "broadcast-2025-02-27")
+	if _, err := os.Stat(capture); err != nil {
+		t.Skipf("no broadcast capture: %v", err)
+	}
+	if _, _, err := runDembug("trace", capture, "--tick", "64"); err == nil || !strings.Contains(err.Error(), "no packet-entities message at tick 64: the first is at tick ") {
+		t.Errorf("trace before a capture's first tick: %v", err)
 	}
 }

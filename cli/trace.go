@@ -60,6 +60,9 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	var line []byte
 	printed, seenMsgs := 0, 0
 	var seen []int32 // entities the tick's messages update
+	// The ticks of the packet-entities messages nearest the one asked
+	// for, to say where to look when it has none (-2: none).
+	before, after := int64(-2), int64(-2)
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
 		if o.AllTicks || int64(loc.Tick) == tick {
 			return &rec
@@ -67,6 +70,12 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 		return nil
 	}
 	r.Hooks.Entities = func(loc replay.Location, pe *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
+		switch t := int64(loc.Tick); {
+		case t < tick:
+			before = t
+		case t > tick && after == -2:
+			after = t
+		}
 		if m == nil {
 			return
 		}
@@ -116,7 +125,8 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	if err := r.Run(func(c *container.Command) bool {
 		past := bool(game) && int64(c.Tick) > tick // (DEM_SyncTick carries the signon's tick)
 		game.after(c.Kind)
-		return past && !o.AllTicks
+		// With nothing at the tick, on to the next message that is.
+		return past && !o.AllTicks && (seenMsgs > 0 || after != -2)
 	}); err != nil {
 		return err
 	}
@@ -135,6 +145,12 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 		return fmt.Errorf("tick %d is past the end: the file's last tick is %d", tick, r.Stats.LastTick)
 	case tick < -1:
 		return fmt.Errorf("tick %d: ticks are demo command ticks, -1 for the signon and 0 on", tick)
+	case seenMsgs == 0 && before != -2 && after != -2:
+		return fmt.Errorf("no packet-entities message at tick %d: the nearest are at ticks %d and %d", tick, before, after)
+	case seenMsgs == 0 && after != -2:
+		return fmt.Errorf("no packet-entities message at tick %d: the first is at tick %d", tick, after)
+	case seenMsgs == 0 && before != -2:
+		return fmt.Errorf("no packet-entities message at tick %d: the last is at tick %d", tick, before)
 	case seenMsgs == 0:
 		return fmt.Errorf("no packet-entities message at tick %d", tick)
 	case printed == 0 && entityIndex >= 0:
