@@ -153,3 +153,18 @@ func TestTraceNamesTheNearestTicks(t *testing.T) {
 		t.Errorf("trace before a capture's first tick: %v", err)
 	}
 }
+
+// entities and strings at a tick past the end print the state at the end,
+// and say so.
+func TestStatePastTheEndIsSaid(t *testing.T) {
+	path, _ := testreplays.Read(t, "cs2")
+	for _, cmd := range []string{"entities", "strings"} {
+		out, stderr, err := runDembug(cmd, path, "--tick", "99999")
+		if err != nil || out == "" || !strings.Contains(stderr, "tick 99999 is past the end: this is the state at the file's last tick") {
+			t.Errorf("%s --tick 99999: err %v, %d bytes out, stderr %q", cmd, err, len(out), stderr)
+		}
+		if _, stderr, err := runDembug(cmd, path, "--tick", "20"); err != nil || stderr != "" {
+			t.Errorf("%s --tick 20: err %v, stderr %q", cmd, err, stderr)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func entitiesCmd() *cobra.Command {
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return stateAt(args[0], as, tick, func(r *replay.Replay, _ error) error {
+			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, _ error) error {
 				return WriteEntities(cmd.OutOrStdout(), r.Entities)
 			})
 		},
@@ -105,13 +105,17 @@ func entitiesCmd() *cobra.Command {
 
 // stateAt decodes the file at path up to tick and hands write the state
 // there (with the decode's error, if it stopped early): what decoded is
-// written before the error that stopped it is returned.
-func stateAt(path string, as []string, tick int64, write func(r *replay.Replay, runErr error) error) error {
+// written before the error that stopped it is returned. A tick past the
+// file's last is the state at its end, and a note on errw says so.
+func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r *replay.Replay, runErr error) error) error {
 	data, aliases, err := readWithAliases(path, as)
 	if err != nil {
 		return err
 	}
 	r, runErr := runTo(data, tick, aliases)
+	if r != nil && runErr == nil && r.Done && tick > int64(r.Stats.LastTick) {
+		fmt.Fprintf(errw, "dembug: note: %s: tick %d is past the end: this is the state at the file's last tick, %d\n", path, tick, r.Stats.LastTick)
+	}
 	if r != nil {
 		if err := write(r, runErr); err != nil {
 			return err

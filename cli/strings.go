@@ -99,7 +99,7 @@ func stringsCmd() *cobra.Command {
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return stateAt(args[0], as, tick, func(r *replay.Replay, runErr error) error {
+			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, runErr error) error {
 				if table != "" && runErr == nil && r.Strings.ByName(table) == nil {
 					var names []string
 					for _, t := range r.Strings.Tables {
