@@ -237,3 +237,47 @@ func (s *Schema) Writes(kind Kind, name string) bool {
 	}
 	return false
 }
+
+// Declaring is the first field, in the order of Serializers and their
+// lists, whose name match accepts, and how many serializers declare one,
+// over every serializer of the schema: the lists not read yet are walked
+// in the message, building no field. Safe beside decoding.
+func (s *Schema) Declaring(match func(name string) bool) (first string, serializers int) {
+	if s.under != nil {
+		return s.under.Declaring(match)
+	}
+	p := s.src
+	if p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+	}
+	for _, ser := range s.Serializers {
+		found := false
+		note := func(name string) {
+			if match(name) {
+				if first == "" {
+					first = name
+				}
+				found = true
+			}
+		}
+		if p == nil || p.msgs == nil || ser.src != p || ser.loaded.Load() {
+			for _, f := range ser.Fields {
+				note(f.Name)
+			}
+		} else {
+			// The message was checked when parsed: the walk cannot fail.
+			_ = p.msgs[ser.id].walk(func(fi int32) {
+				if f := p.fields[fi]; f != nil {
+					note(f.Name)
+				} else {
+					note(p.symbols[p.raws[fi].nameSym])
+				}
+			})
+		}
+		if found {
+			serializers++
+		}
+	}
+	return first, serializers
+}

@@ -243,3 +243,42 @@ func TestWritesAsCarrying(t *testing.T) {
 		}
 	})
 }
+
+// Declaring, on a lazy schema with a few lists read, counts what a walk of
+// the complete schema counts, for names declared in many serializers and
+// in one, and for none; it builds no field.
+func TestDeclaringAsComplete(t *testing.T) {
+	eachEagerAndLazy(t, func(name string, eager, lazy *Schema) {
+		for i := 0; i < len(lazy.Serializers); i += 7 {
+			lazy.Serializer(lazy.Serializers[i].Name) // some lists read, as decoding leaves them
+		}
+		built := lazy.src.built
+		fields := eager.AllFields()
+		for i := 0; i < len(fields); i += max(1, len(fields)/60) {
+			for _, q := range []string{fields[i].Name, fields[i].Name + "zz"} {
+				match := func(n string) bool { return n == q }
+				wantFirst, want := "", 0
+				for _, ser := range eager.Serializers {
+					found := false
+					for _, f := range ser.Fields {
+						if match(f.Name) {
+							if wantFirst == "" {
+								wantFirst = f.Name
+							}
+							found = true
+						}
+					}
+					if found {
+						want++
+					}
+				}
+				if first, n := lazy.Declaring(match); first != wantFirst || n != want {
+					t.Fatalf("%s: %q declared by %d (%q), want %d (%q)", name, q, n, first, want, wantFirst)
+				}
+			}
+		}
+		if lazy.src != nil && lazy.src.built != built {
+			t.Errorf("%s: Declaring built %d fields", name, lazy.src.built-built)
+		}
+	})
+}
