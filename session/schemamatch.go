@@ -1,16 +1,61 @@
 package session
 
-// SchemaMatch says what of the file's schema a query matches: the first
-// field whose name matches and how many serializers declare a matching
-// field, over every serializer of the schema (those no class has used yet
-// too, read from the message without building their fields). A search
-// that finds no update can then say the field exists but no update writes
-// it (its value comes from the baselines), instead of that nothing
-// matches, and the count does not depend on what has been decoded so far.
-func (in *Indexer) SchemaMatch(mt *Matcher) (field string, serializers int) {
+import "github.com/dembug/dembug/engine/schema"
+
+// SchemaMatch says what of the file's schema a query matches, for a search
+// or filter that found no update: which field of which serializer declares
+// a matching name, over every serializer of the schema (those no class has
+// used too, read from the message without building their fields), and how
+// many of the classes the file's entities have (classes, the index's
+// Classes) hold one in their state, directly or in a serializer nested
+// below. A field the file's classes hold is set only by baselines; one
+// they do not is declared for entities this file has none of.
+func (in *Indexer) SchemaMatch(mt *Matcher, classes []string) (d schema.Declared, holding int) {
 	s := in.Schema()
 	if s == nil || mt == nil {
-		return "", 0
+		return schema.Declared{}, 0
 	}
-	return s.Declaring(mt.FieldName)
+	if d = s.Declaring(mt.FieldName); d.Field == "" {
+		return d, 0
+	}
+	memo := map[*schema.Serializer]bool{}
+	for _, c := range classes {
+		if holds(s.Serializer(c), mt, memo) {
+			holding++
+		}
+	}
+	return d, holding
+}
+
+// holds reports whether ser or a serializer below it declares a field
+// mt matches; memo keeps the answers (false while one is being visited,
+// which a cycle the schema's check refuses could not reach anyway).
+func holds(ser *schema.Serializer, mt *Matcher, memo map[*schema.Serializer]bool) bool {
+	if ser == nil {
+		return false
+	}
+	if v, seen := memo[ser]; seen {
+		return v
+	}
+	memo[ser] = false
+	ser.Load()
+	for _, f := range ser.Fields {
+		if mt.FieldName(f.Name) {
+			memo[ser] = true
+			return true
+		}
+	}
+	for _, f := range ser.Fields {
+		if holds(f.Serializer, mt, memo) {
+			memo[ser] = true
+			return true
+		}
+		for _, p := range f.Polymorphic {
+			if holds(p, mt, memo) {
+				memo[ser] = true
+				return true
+			}
+		}
+	}
+	return false
 }

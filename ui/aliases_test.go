@@ -33,7 +33,8 @@ func TestScreenAliasesShown(t *testing.T) {
 }
 
 // A search or filter for a field only the baselines set says so, not that
-// nothing matches; a name the file lacks still says nothing matches.
+// nothing matches; so does one for a field only classes without entities
+// declare; a name the file lacks still says nothing matches.
 func TestSearchBaselineOnlyField(t *testing.T) {
 	_, data := loadReplay(t, dotaReplay)
 	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
@@ -44,6 +45,14 @@ func TestSearchBaselineOnlyField(t *testing.T) {
 		if !strings.Contains(hs.m.note, "m_CustomHealthLabel: only baselines set it, no update writes it") {
 			t.Errorf("%s m_CustomHealthLabel: %q", k, hs.m.note)
 		}
+	}
+	// No item lies on the ground in the replay: only CDOTA_Item_Physical,
+	// which no entity is, declares the field.
+	hs.keys("/")
+	hs.typ("m_bIsLowPriorityHoverItem")
+	hs.keys("enter")
+	if !strings.Contains(hs.m.note, "m_bIsLowPriorityHoverItem: declared by CDOTA_Item_Physical, but no entity of this file has it") {
+		t.Errorf("/ of a field only unused classes declare: %q", hs.m.note)
 	}
 	hs.keys("/")
 	hs.typ("m_NoSuchFieldAnywhere")

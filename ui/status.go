@@ -68,12 +68,23 @@ func (m *Model) aliasesStatus(wide bool) string {
 }
 
 // noMatchNote is what a search or filter that found no update says: that
-// nothing in the file has the name, or that the schema declares it but no
-// update writes it (its value is the instance baseline's, or the default).
+// nothing in the file has the name; that the classes of the file's
+// entities hold it but no update writes it (its value is the instance
+// baseline's, or the default); or that only classes the file has no
+// entity of declare it.
 func (m *Model) noMatchNote(q string, mt *session.Matcher, nothing string) string {
-	field, n := m.in.SchemaMatch(mt)
-	if field == "" {
+	d, holding := m.in.SchemaMatch(mt, m.ix.Classes)
+	switch {
+	case d.Field == "":
 		return nothing
+	case holding == 0 && d.Serializers == 1:
+		return fmt.Sprintf("%s: declared by %s, but no entity of this file has it", d.Field, d.Serializer)
+	case holding == 0:
+		return fmt.Sprintf("%s: declared by %s and %d more serializers, but no entity of this file has it", d.Field, d.Serializer, d.Serializers-1)
 	}
-	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s declare it; H on a create shows the baseline)", field, views.Count(n, "class|classes"))
+	verb := "hold"
+	if holding == 1 {
+		verb = "holds"
+	}
+	return fmt.Sprintf("%s: only baselines set it, no update writes it (%s of this file %s it; H on a create shows the baseline)", d.Field, views.Count(holding, "class|classes"), verb)
 }

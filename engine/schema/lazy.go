@@ -238,11 +238,18 @@ func (s *Schema) Writes(kind Kind, name string) bool {
 	return false
 }
 
-// Declaring is the first field, in the order of Serializers and their
-// lists, whose name match accepts, and how many serializers declare one,
-// over every serializer of the schema: the lists not read yet are walked
-// in the message, building no field. Safe beside decoding.
-func (s *Schema) Declaring(match func(name string) bool) (first string, serializers int) {
+// Declared is what Declaring found.
+type Declared struct {
+	Field       string // the first matching field's name ("" for none)
+	Serializer  string // the first serializer declaring one
+	Serializers int    // how many serializers declare one
+}
+
+// Declaring finds the fields whose name match accepts over every
+// serializer of the schema, in the order of Serializers and their lists:
+// the lists not read yet are walked in the message, building no field.
+// Safe beside decoding.
+func (s *Schema) Declaring(match func(name string) bool) (d Declared) {
 	if s.under != nil {
 		return s.under.Declaring(match)
 	}
@@ -255,8 +262,8 @@ func (s *Schema) Declaring(match func(name string) bool) (first string, serializ
 		found := false
 		note := func(name string) {
 			if match(name) {
-				if first == "" {
-					first = name
+				if d.Field == "" {
+					d.Field, d.Serializer = name, ser.Name
 				}
 				found = true
 			}
@@ -276,8 +283,8 @@ func (s *Schema) Declaring(match func(name string) bool) (first string, serializ
 			})
 		}
 		if found {
-			serializers++
+			d.Serializers++
 		}
 	}
-	return first, serializers
+	return d
 }

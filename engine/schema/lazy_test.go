@@ -257,23 +257,23 @@ func TestDeclaringAsComplete(t *testing.T) {
 		for i := 0; i < len(fields); i += max(1, len(fields)/60) {
 			for _, q := range []string{fields[i].Name, fields[i].Name + "zz"} {
 				match := func(n string) bool { return n == q }
-				wantFirst, want := "", 0
+				var want Declared
 				for _, ser := range eager.Serializers {
 					found := false
 					for _, f := range ser.Fields {
 						if match(f.Name) {
-							if wantFirst == "" {
-								wantFirst = f.Name
+							if want.Field == "" {
+								want.Field, want.Serializer = f.Name, ser.Name
 							}
 							found = true
 						}
 					}
 					if found {
-						want++
+						want.Serializers++
 					}
 				}
-				if first, n := lazy.Declaring(match); first != wantFirst || n != want {
-					t.Fatalf("%s: %q declared by %d (%q), want %d (%q)", name, q, n, first, want, wantFirst)
+				if got := lazy.Declaring(match); got != want {
+					t.Fatalf("%s: %q declared %+v, want %+v", name, q, got, want)
 				}
 			}
 		}
