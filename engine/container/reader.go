@@ -102,7 +102,7 @@ func NewReader(data []byte) (*Reader, error) {
 		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("file is %d bytes, shorter than the %d-byte header", len(data), HeaderSize)}
 	}
 	if string(data[:8]) != Magic {
-		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("magic is %q, want %q (not a Source 2 demo)", data[:8], Magic)}
+		return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("magic is %q, want %q (%s)", data[:8], Magic, notADemo(data))}
 	}
 	return &Reader{
 		data: data,
@@ -267,3 +267,27 @@ func (r *Reader) decompress(raw []byte) ([]byte, error) {
 // ResetScratch drops the decompression buffer, so that a copy of the
 // reader does not share it with the original.
 func (r *Reader) ResetScratch() { r.scratch = nil }
+
+// notADemo says what a file that is no Source 2 demo looks like it is, by
+// its first bytes, when that tells a user what to do: Valve serves
+// replays compressed (.dem.bz2), and a Source 1 demo has a magic of its own.
+func notADemo(data []byte) string {
+	decompress := func(kind, tool string) string {
+		return "not a Source 2 demo but " + kind + " file: decompress it first (" + tool + ")"
+	}
+	switch {
+	case len(data) >= 4 && string(data[:3]) == "BZh" && data[3] >= '1' && data[3] <= '9':
+		return decompress("a bzip2", "bunzip2; Valve serves replays as .dem.bz2")
+	case len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b:
+		return decompress("a gzip", "gunzip")
+	case len(data) >= 4 && string(data[:4]) == "\x28\xb5\x2f\xfd":
+		return decompress("a zstd", "unzstd")
+	case len(data) >= 6 && string(data[:6]) == "\xfd7zXZ\x00":
+		return decompress("an xz", "unxz")
+	case len(data) >= 4 && string(data[:4]) == "PK\x03\x04":
+		return "not a Source 2 demo but a zip archive: extract the .dem from it first"
+	case len(data) >= 8 && string(data[:8]) == "HL2DEMO\x00":
+		return "a Source 1 demo (CS:GO, or Dota 2 before Source 2): dembug reads Source 2 demos"
+	}
+	return "not a Source 2 demo"
+}

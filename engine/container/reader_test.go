@@ -100,3 +100,25 @@ func TestBrokenVarintNamesItsCommand(t *testing.T) {
 		t.Fatalf("kind %s, want DEM_Packet", c.Kind)
 	}
 }
+
+// A file that is no Source 2 demo is named by what its first bytes say it
+// is, where that tells a user what to do; anything else is just not a demo.
+func TestNotADemoSaysWhatItIs(t *testing.T) {
+	body := strings.Repeat("\x00", 32)
+	for _, c := range []struct{ head, want string }{
+		{"BZh91AY&SY", "a bzip2 file: decompress it first (bunzip2"},
+		{"\x1f\x8b\x08\x08", "a gzip file: decompress it first (gunzip)"},
+		{"\x28\xb5\x2f\xfd", "a zstd file: decompress it first (unzstd)"},
+		{"\xfd7zXZ\x00\x00", "an xz file: decompress it first (unxz)"},
+		{"PK\x03\x04", "a zip archive: extract the .dem"},
+		{"HL2DEMO\x00", "a Source 1 demo"},
+		{"BZh0", "(not a Source 2 demo)"},
+		{"# notes", "(not a Source 2 demo)"},
+	} {
+		_, err := NewReader([]byte(c.head + body))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Offset != 0 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error at byte 0 saying %q", c.head, err, c.want)
+		}
+	}
+}
