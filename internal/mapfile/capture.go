@@ -27,7 +27,9 @@ type captureSync struct {
 }
 
 // captureDir says whether path is a capture: a folder holding fragment
-// folders, or a start.bin inside one; it returns the capture's folder.
+// folders, or a file of one (its sync.json, or a start.bin, full.bin or
+// delta.bin in a fragment folder: none decodes alone, and a user handed
+// one means the capture); it returns the capture's folder.
 func captureDir(path string) (string, bool) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -36,14 +38,19 @@ func captureDir(path string) (string, bool) {
 	if st.IsDir() {
 		return path, len(fragmentNumbers(path, "start.bin")) > 0
 	}
-	if filepath.Base(path) == "start.bin" {
-		if startsWithMagic(path) {
-			return "", false
-		}
-		dir := filepath.Dir(filepath.Dir(path))
-		return dir, len(fragmentNumbers(dir, "start.bin")) > 0
+	var dir string
+	switch filepath.Base(path) {
+	case "start.bin", "full.bin", "delta.bin":
+		dir = filepath.Dir(filepath.Dir(path))
+	case "sync.json":
+		dir = filepath.Dir(path)
+	default:
+		return "", false
 	}
-	return "", false
+	if startsWithMagic(path) {
+		return "", false // a replay named so
+	}
+	return dir, len(fragmentNumbers(dir, "start.bin")) > 0
 }
 
 // startsWithMagic reports whether the file at path begins with a .dem

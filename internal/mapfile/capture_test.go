@@ -40,7 +40,8 @@ func TestCaptureFolder(t *testing.T) {
 	writeFrag(t, dir, "6/delta.bin", cmd(7, 61, []byte{5}))
 	writeFrag(t, dir, "8/delta.bin", cmd(7, 81, []byte{6})) // after a gap: not read
 	writeFrag(t, dir, "sync.json", []byte(`{"fragment": 5, "signup_fragment": 0, "tps": 64}`))
-	for _, path := range []string{dir, filepath.Join(dir, "0", "start.bin")} {
+	// The folder, or any file of it: none of them decodes alone.
+	for _, path := range []string{dir, filepath.Join(dir, "0", "start.bin"), filepath.Join(dir, "6", "delta.bin"), filepath.Join(dir, "5", "full.bin"), filepath.Join(dir, "sync.json")} {
 		f, err := Open(path)
 		if err != nil {
 			t.Fatal(err)
