@@ -1,9 +1,11 @@
 package mapfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -22,7 +24,12 @@ const MaxSize = 2 << 30
 // end), and only up to MaxSize. Nil when it may be read.
 func Refuse(path string, st os.FileInfo) error {
 	if st.IsDir() {
-		return fmt.Errorf("cannot read %s: not a regular file (a directory) and no broadcast capture (no N/start.bin in it); dembug reads replay files and capture folders", path)
+		msg := fmt.Sprintf("cannot read %s: not a regular file (a directory) and no broadcast capture (no N/start.bin in it); dembug reads replay files and capture folders", path)
+		if dems, _ := filepath.Glob(filepath.Join(path, "*.dem")); len(dems) > 0 {
+			// A folder of replays: the shell names them.
+			msg += fmt.Sprintf(" (this one holds %d .dem files: name one, such as %s, or check them all with dembug check %s)", len(dems), dems[0], filepath.Join(path, "*.dem"))
+		}
+		return errors.New(msg)
 	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("cannot read %s: not a regular file (%s); dembug reads replay files", path, fileKind(st.Mode()))

@@ -30,3 +30,17 @@ func TestOpenRefusesNonRegularFiles(t *testing.T) {
 		}
 	}
 }
+
+// A folder of replays, given as one, says how to name them.
+func TestAFolderOfReplaysSaysHowToNameThem(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a.dem", "b.dem", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := ReadFile(dir)
+	if err == nil || !strings.Contains(err.Error(), "holds 2 .dem files: name one, such as "+filepath.Join(dir, "a.dem")+", or check them all with dembug check "+filepath.Join(dir, "*.dem")) {
+		t.Errorf("%v", err)
+	}
+}
