@@ -55,7 +55,11 @@ func WriteUnknowns(w io.Writer, s *schema.Schema) {
 		"(unsigned varint: right for enums and ids); unknown encoders are ignored. After a patch,\n"+
 		"`dembug check` tests which of them breaks alignment and what it behaves as.\n", types, encs)
 	for _, u := range us {
-		fmt.Fprintf(w, "  %-7s %-40s %4d fields  e.g. %s\n", u.Kind, u.Name, u.Fields, strings.Join(u.Sample, ", "))
+		fields := "fields"
+		if u.Fields == 1 {
+			fields = "field "
+		}
+		fmt.Fprintf(w, "  %-7s %-40s %4d %s  e.g. %s\n", u.Kind, u.Name, u.Fields, fields, strings.Join(u.Sample, ", "))
 	}
 	if !s.Aliases.Empty() {
 		fmt.Fprintf(w, "aliases in force: %s\n", strings.Join(s.Aliases.Flags(), " "))
