@@ -15,7 +15,7 @@ func TestScreenAnomalyList(t *testing.T) {
 	screenTest(t, func(hs *harness) {
 		hs.keys("L")
 	}, func(t *testing.T, hs *harness, s string) {
-		for _, want := range []string{"14 × handle to an entity that does not exist (weak)", "14 × m_hGoalEntity", "2 × varint-overflow (weak)", "2 × m_iItemID", "Anomalies · 16 (0 strong)"} {
+		for _, want := range []string{"14 × handle to an entity that does not exist (weak)", "14 × m_hGoalEntity", "2 × varint holding more than 32 bits (weak)", "2 × m_iItemID", "Anomalies · 16 (0 strong)"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("list lacks %q:\n%s", want, s)
 			}

@@ -427,14 +427,14 @@ func TestAnomalyKeyOnDota(t *testing.T) {
 	hs.keys("/")
 	hs.typ("m_iItemID")
 	hs.keys("enter")
-	for i := 0; i < 60 && !strings.Contains(hs.screen(), "varint-overflow"); i++ {
+	for i := 0; i < 60 && !strings.Contains(hs.screen(), "varint holding more than 32 bits"); i++ {
 		hs.keys("/", "enter")
 	}
 	f := selField(hs)
 	if f == nil || f.Name != "m_iItemID" {
 		t.Fatalf("selected %+v (%s)", f, hs.m.note)
 	}
-	if s := hs.screen(); !markedField(s, "m_iItemID", "?") || !strings.Contains(s, "varint-overflow") {
+	if s := hs.screen(); !markedField(s, "m_iItemID", "?") || !strings.Contains(s, "varint holding more than 32 bits") {
 		t.Fatalf("overflow not shown:\n%s", s)
 	}
 	hs.keys("d")

@@ -21,7 +21,7 @@ const (
 	Denormal       Rule = "denormal float"
 	AbsurdFloat    Rule = "absurdly large float"
 	VarintTooLong  Rule = "varint longer than its value needs"
-	VarintOverflow Rule = "varint-overflow"
+	VarintOverflow Rule = "varint holding more than 32 bits"
 	OutOfTypeRange Rule = "integer outside its type"
 	NotUTF8        Rule = "string is not UTF-8"
 	ControlChars   Rule = "string holds control characters"
