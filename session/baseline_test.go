@@ -24,15 +24,7 @@ func TestDetailBaselinesAsRecorded(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ix := BuildIndex("x.dem", data)
-				at := None
-				for i := range ix.Commands {
-					for j, m := range ix.Commands[i].Msgs {
-						if m.PE != nil && len(m.PE.Updates) > 0 && at == None {
-							at = Ref{Cmd: i, Msg: j, Upd: -1, Field: -1}
-						}
-					}
-				}
+				at := firstUpdates(BuildIndex("x.dem", data))
 				dec := NewLiveDecoder(data, schema.Aliases{})
 				det, err := dec.Load(1, at)
 				if err != nil {

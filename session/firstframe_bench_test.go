@@ -20,15 +20,7 @@ func BenchmarkLoadFirstFullFrame(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ix := BuildIndex(filepath.Base(path), data)
-			at := None
-			for i := range ix.Commands {
-				for j, m := range ix.Commands[i].Msgs {
-					if m.PE != nil && len(m.PE.Updates) > 0 && at == None {
-						at = Ref{Cmd: i, Msg: j, Upd: -1, Field: -1}
-					}
-				}
-			}
+			at := firstUpdates(BuildIndex(filepath.Base(path), data))
 			if at == None {
 				b.Fatalf("%s: no packet-entities message", path)
 			}
@@ -43,4 +35,17 @@ func BenchmarkLoadFirstFullFrame(b *testing.B) {
 			})
 		}
 	}
+}
+
+// firstUpdates is the first packet-entities message of ix with updates
+// (no update or field selected), None when there is none.
+func firstUpdates(ix *Index) Ref {
+	for i := range ix.Commands {
+		for j, m := range ix.Commands[i].Msgs {
+			if m.PE != nil && len(m.PE.Updates) > 0 {
+				return Ref{Cmd: i, Msg: j, Upd: -1, Field: -1}
+			}
+		}
+	}
+	return None
 }
