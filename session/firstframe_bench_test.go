@@ -1,8 +1,6 @@
 package session
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dembug/dembug/engine/schema"
@@ -14,27 +12,19 @@ import (
 // decode of the file's first packet-entities message (its full frame,
 // every field recorded), as Load returns it. Sub-benchmarks by file.
 func BenchmarkLoadFirstFullFrame(b *testing.B) {
-	for _, g := range testreplays.Games {
-		for _, path := range testreplays.Files(b, g) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			at := firstUpdates(BuildIndex(filepath.Base(path), data))
-			if at == None {
-				b.Fatalf("%s: no packet-entities message", path)
-			}
-			b.Run(g+"/"+filepath.Base(path), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					det, err := NewLiveDecoder(data, schema.Aliases{}).Load(1, at)
-					if err != nil || det.Rec == nil {
-						b.Fatalf("load: %v", err)
-					}
-				}
-			})
+	testreplays.Subtests(b, func(b *testing.B, data []byte) {
+		at := firstUpdates(BuildIndex("x.dem", data))
+		if at == None {
+			b.Fatal("no packet-entities message")
 		}
-	}
+		b.ReportAllocs()
+		for b.Loop() {
+			det, err := NewLiveDecoder(data, schema.Aliases{}).Load(1, at)
+			if err != nil || det.Rec == nil {
+				b.Fatalf("load: %v", err)
+			}
+		}
+	})
 }
 
 // firstUpdates is the first packet-entities message of ix with updates

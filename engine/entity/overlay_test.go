@@ -2,8 +2,6 @@ package entity_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dembug/dembug/engine/entity"
@@ -18,39 +16,31 @@ import (
 // end of the file (most written again, made whole in place). The decode
 // without overlays is the reference.
 func TestOverlayCreatesHoldWhatCopiesHold(t *testing.T) {
-	for _, g := range testreplays.Games {
-		for _, path := range testreplays.Files(t, g) {
-			t.Run(g+"/"+filepath.Base(path), func(t *testing.T) {
-				data, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				restore := entity.SetOverlayCreates(false)
-				copied := signon.End(t, data)
-				restore()
-				overlaid := signon.End(t, data)
+	testreplays.Subtests(t, func(t *testing.T, data []byte) {
+		restore := entity.SetOverlayCreates(false)
+		copied := signon.End(t, data)
+		restore()
+		overlaid := signon.End(t, data)
 
-				overlays := 0
-				for _, e := range overlaid.Entities.Entities {
-					if e != nil && entity.IsOverlay(e.State) {
-						overlays++
-					}
-				}
-				if overlays == 0 {
-					t.Fatal("no entity of the signon's full frame holds an overlay")
-				}
-				sameEntities(t, "signon", overlaid.Entities, copied.Entities)
-				sameEntities(t, "signon, frozen", overlaid.Entities.Freeze(nil), copied.Entities.Freeze(nil))
-
-				for _, r := range []*replay.Replay{copied, overlaid} {
-					if err := r.Run(nil); err != nil {
-						t.Fatal(err)
-					}
-				}
-				sameEntities(t, "end", overlaid.Entities, copied.Entities)
-			})
+		overlays := 0
+		for _, e := range overlaid.Entities.Entities {
+			if e != nil && entity.IsOverlay(e.State) {
+				overlays++
+			}
 		}
-	}
+		if overlays == 0 {
+			t.Fatal("no entity of the signon's full frame holds an overlay")
+		}
+		sameEntities(t, "signon", overlaid.Entities, copied.Entities)
+		sameEntities(t, "signon, frozen", overlaid.Entities.Freeze(nil), copied.Entities.Freeze(nil))
+
+		for _, r := range []*replay.Replay{copied, overlaid} {
+			if err := r.Run(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sameEntities(t, "end", overlaid.Entities, copied.Entities)
+	})
 }
 
 // sameEntities fails unless a and b hold the same entities with the same

@@ -1,8 +1,6 @@
 package replay_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dembug/dembug/engine/replay"
@@ -14,15 +12,7 @@ import (
 // (schema, string tables, baselines, the first full frame) is most of the
 // cost.
 func eachShortReplay(b *testing.B, fn func(b *testing.B, data []byte)) {
-	for _, g := range testreplays.Games {
-		for _, path := range testreplays.Files(b, g) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Run(g+"/"+filepath.Base(path), func(b *testing.B) { fn(b, data) })
-		}
-	}
+	testreplays.Subtests(b, fn)
 }
 
 // BenchmarkSignonFiles decodes each shared replay's start-up only, up to

@@ -70,6 +70,24 @@ func EachFile(tb testing.TB, fn func(path string, data []byte)) {
 	}
 }
 
+// Subtests runs fn as a subtest (or sub-benchmark) of tb for every shared
+// replay of every game, named game/file, with the file's bytes.
+func Subtests[T interface {
+	testing.TB
+	Run(string, func(T)) bool
+}](tb T, fn func(tb T, data []byte)) {
+	tb.Helper()
+	for _, g := range Games {
+		for _, path := range Files(tb, g) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				tb.Fatalf("reading %s: %v", path, err)
+			}
+			tb.Run(g+"/"+filepath.Base(path), func(tb T) { fn(tb, data) })
+		}
+	}
+}
+
 // Read returns the bytes of the first replay of a game.
 func Read(tb testing.TB, game string) (string, []byte) {
 	tb.Helper()
