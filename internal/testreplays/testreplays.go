@@ -59,15 +59,7 @@ var Games = []string{"dota2", "cs2", "deadlock"}
 // game, skipping the test when a game has none.
 func EachFile(tb testing.TB, fn func(path string, data []byte)) {
 	tb.Helper()
-	for _, g := range Games {
-		for _, path := range Files(tb, g) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				tb.Fatalf("reading %s: %v", path, err)
-			}
-			fn(path, data)
-		}
-	}
+	each(tb, func(_, path string, data []byte) { fn(path, data) })
 }
 
 // Subtests runs fn as a subtest (or sub-benchmark) of tb for every shared
@@ -77,13 +69,21 @@ func Subtests[T interface {
 	Run(string, func(T)) bool
 }](tb T, fn func(tb T, data []byte)) {
 	tb.Helper()
+	each(tb, func(game, path string, data []byte) {
+		tb.Run(game+"/"+filepath.Base(path), func(tb T) { fn(tb, data) })
+	})
+}
+
+// each reads every shared replay of every game in turn.
+func each(tb testing.TB, fn func(game, path string, data []byte)) {
+	tb.Helper()
 	for _, g := range Games {
 		for _, path := range Files(tb, g) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				tb.Fatalf("reading %s: %v", path, err)
 			}
-			tb.Run(g+"/"+filepath.Base(path), func(tb T) { fn(tb, data) })
+			fn(g, path, data)
 		}
 	}
 }
