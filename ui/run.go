@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,8 +27,30 @@ func RunCompare(path string, data []byte, a schema.Aliases, res *compare.Result)
 }
 
 func run(path string, data []byte, o Options) error {
+	if err := needTerminal(os.Stdin, os.Stdout); err != nil {
+		return err
+	}
 	o.NoColor = noColor()
 	return RunWith(path, data, o)
+}
+
+// needTerminal is an error naming what to use instead when the debugger
+// has no terminal to draw on or read keys from (a script, a pipe, CI),
+// where Bubble Tea would fail on /dev/tty in its own words.
+func needTerminal(in, out *os.File) error {
+	const instead = "; to print a decode, use dembug check, trace, entities or strings (dembug --help)"
+	if st, err := out.Stat(); err == nil && st.Mode()&os.ModeCharDevice == 0 {
+		return errors.New("the debugger draws on a terminal, and standard output is not one" + instead)
+	}
+	if st, err := in.Stat(); err == nil && st.Mode()&os.ModeCharDevice == 0 && runtime.GOOS != "windows" {
+		// Keys come from the controlling terminal then, if there is one.
+		tty, err := os.Open("/dev/tty")
+		if err != nil {
+			return errors.New("the debugger reads keys from a terminal, and there is none" + instead)
+		}
+		tty.Close()
+	}
+	return nil
 }
 
 // RunWith is Run with options and program options (a scripted input, a
