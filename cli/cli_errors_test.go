@@ -168,3 +168,19 @@ func TestStatePastTheEndIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// At a tick before a capture's first game tick (it joins thousands of
+// ticks in), entities and strings print the state the signon leaves, and
+// say so.
+func TestStateBeforeTheGameIsSaid(t *testing.T) {
+	capture := filepath.Join(testreplays.Require(t), "deadlock", "broadcast-2025-02-27")
+	if _, err := os.Stat(capture); err != nil {
+		t.Skipf("no broadcast capture: %v", err)
+	}
+	for _, cmd := range []string{"entities", "strings"} {
+		_, stderr, err := runDembug(cmd, capture, "--tick", "64")
+		if err != nil || !strings.Contains(stderr, "tick 64 is before the game's first tick, ") || !strings.Contains(stderr, "this is the state the signon leaves") {
+			t.Errorf("%s --tick 64: err %v, stderr %q", cmd, err, stderr)
+		}
+	}
+}

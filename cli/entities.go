@@ -19,22 +19,35 @@ import (
 // is ≤ tick (all of them when tick < 0). Decoding errors are returned with
 // what was decoded.
 func runTo(data []byte, tick int64, a schema.Aliases) (*replay.Replay, error) {
+	r, _, err := runToTick(data, tick, a)
+	return r, err
+}
+
+// runToTick is runTo that also says, when the decode stopped before the
+// game's first command (tick is before every game tick), that command's
+// tick; -1 otherwise.
+func runToTick(data []byte, tick int64, a schema.Aliases) (*replay.Replay, int64, error) {
 	r, err := openWith(data, a)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	var game inGame
+	played := false // a game command was decoded
 	for {
 		if next, ok := r.NextTick(); tick >= 0 && ok && bool(game) && int64(next) > tick {
-			return r, nil
+			if !played {
+				return r, int64(next), nil
+			}
+			return r, -1, nil
 		}
 		c, err := r.Step()
 		if err == io.EOF {
-			return r, nil
+			return r, -1, nil
 		}
 		if err != nil {
-			return r, err
+			return r, -1, err
 		}
+		played = played || bool(game)
 		game.after(c.Kind)
 	}
 }
@@ -106,15 +119,19 @@ func entitiesCmd() *cobra.Command {
 // stateAt decodes the file at path up to tick and hands write the state
 // there (with the decode's error, if it stopped early): what decoded is
 // written before the error that stopped it is returned. A tick past the
-// file's last is the state at its end, and a note on errw says so.
+// file's last is the state at its end, one before its game's first the
+// signon's, and a note on errw says so.
 func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r *replay.Replay, runErr error) error) error {
 	data, aliases, err := readWithAliases(path, as)
 	if err != nil {
 		return err
 	}
-	r, runErr := runTo(data, tick, aliases)
-	if r != nil && runErr == nil && r.Done && tick > int64(r.Stats.LastTick) {
+	r, first, runErr := runToTick(data, tick, aliases)
+	switch {
+	case r != nil && runErr == nil && r.Done && tick > int64(r.Stats.LastTick):
 		fmt.Fprintf(errw, "dembug: note: %s: tick %d is past the end: this is the state at the file's last tick, %d\n", path, tick, r.Stats.LastTick)
+	case first >= 0:
+		fmt.Fprintf(errw, "dembug: note: %s: tick %d is before the game's first tick, %d: this is the state the signon leaves\n", path, tick, first)
 	}
 	if r != nil {
 		if err := write(r, runErr); err != nil {
