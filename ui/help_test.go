@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -107,5 +108,18 @@ func TestStatusKeepsKeysAndProgress(t *testing.T) {
 			t.Errorf("%d: status while filtering %q", w, s)
 		}
 		hs.m.scan = nil
+	}
+}
+
+// Going to a tick past the file's end says where the file ends.
+func TestGoToTickPastTheEnd(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	last := hs.m.ix.Commands[len(hs.m.ix.Commands)-1].Tick
+	hs.keys("g")
+	hs.typ("999999")
+	hs.keys("enter")
+	if want := fmt.Sprintf("no command at or after tick 999999: the last is at tick %d", last); !hs.m.ix.Done || hs.m.note != want {
+		t.Errorf("note %q, want %q (index done %v)", hs.m.note, want, hs.m.ix.Done)
 	}
 }

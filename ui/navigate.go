@@ -63,7 +63,7 @@ func (m *Model) promptNumber(kind promptKind, text string) tea.Cmd {
 func (m *Model) gotoTickFiltered(t int) tea.Cmd {
 	i := m.ix.CommandAtTick(int32(t))
 	if i < 0 {
-		m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
+		m.setNote(m.pastLastTick(t), true)
 		return nil
 	}
 	for k := m.ix.Commands[i].First; k < len(m.filterUpd); k++ {
@@ -84,4 +84,17 @@ func (m *Model) promptEntityDefault() int {
 		return int(u.Entity)
 	}
 	return m.lastEntity
+}
+
+// pastLastTick says that no command comes at or after tick t, and where
+// the file (or, while the index pass reads, what it has read) ends.
+func (m *Model) pastLastTick(t int) string {
+	s := fmt.Sprintf("no command at or after tick %d", t)
+	if n := len(m.ix.Commands); n > 0 {
+		s += fmt.Sprintf(": the last is at tick %d", m.ix.Commands[n-1].Tick)
+		if !m.ix.Done {
+			s += " so far (the file is still being indexed)"
+		}
+	}
+	return s
 }

@@ -283,7 +283,7 @@ func (m *Model) stepPacket(dir int) tea.Cmd {
 func (m *Model) gotoTick(t int) tea.Cmd {
 	i := m.ix.CommandAtTick(int32(t))
 	if i < 0 {
-		m.setNote(fmt.Sprintf("no command at or after tick %d", t), true)
+		m.setNote(m.pastLastTick(t), true)
 		return nil
 	}
 	if k := m.ix.Commands[i].First; k < m.ix.NumUpdates() {
