@@ -1,5 +1,7 @@
 package session
 
+import "github.com/dembug/dembug/engine/entity"
+
 // Ref names a place in the file, the one coordinate from the index to the
 // screen: a command, one of its messages (the position in the packet, not
 // the inner index the engine's replay.Location carries), an update of a
@@ -40,3 +42,6 @@ var End = Ref{-2, -1, -1, -1}
 
 // IsEnd reports whether r is End.
 func (r Ref) IsEnd() bool { return r.Cmd == End.Cmd }
+
+// MaxEntities bounds an entity index: indexes run from 0 below it.
+const MaxEntities = entity.MaxEntities

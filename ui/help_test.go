@@ -123,3 +123,18 @@ func TestGoToTickPastTheEnd(t *testing.T) {
 		t.Errorf("note %q, want %q (index done %v)", hs.m.note, want, hs.m.ix.Done)
 	}
 }
+
+// Jumping to an entity index no entity can have says the range; one that
+// could exist but is never updated says that.
+func TestJumpToAnImpossibleEntity(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	hs := newHarness(t, "auto-20240102-2233.dem", data, 160, 48)
+	for q, want := range map[string]string{"99999": "no entity 99999: entity indexes run 0…16383", "16000": "entity 16000 is never updated"} {
+		hs.keys("e")
+		hs.typ(q)
+		hs.keys("enter")
+		if hs.m.note != want || !hs.m.noteErr {
+			t.Errorf("e %s: note %q, want %q", q, hs.m.note, want)
+		}
+	}
+}

@@ -327,7 +327,11 @@ func (m *Model) gotoEntity(e int) tea.Cmd {
 			}
 		}
 	}
-	if total == 0 {
+	switch {
+	case total == 0 && (e < 0 || e >= session.MaxEntities):
+		m.setNote(fmt.Sprintf("no entity %d: entity indexes run 0…%d", e, session.MaxEntities-1), true)
+		return nil
+	case total == 0:
 		m.setNote(fmt.Sprintf("entity %d is never updated", e), true)
 		return nil
 	}
