@@ -26,6 +26,8 @@ func TestTraceSaysWhyNothingPrints(t *testing.T) {
 		{[]string{"--tick", "99999"}, "past the end"},
 		{[]string{"--tick", "-5"}, "-1 for the signon"},
 		{[]string{"--tick", "100", "--entity", "9999"}, "entity 9999 is not updated at tick 100"},
+		{[]string{"--tick", "100", "--entity", "99999"}, "--entity 99999: entity indexes run 0…16383"},
+		{[]string{"--tick", "100", "--entity", "-3"}, "--entity -3: entity indexes run 0…16383"},
 	} {
 		out, _, err := runDembug(append([]string{"trace", path}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || out != "" {

@@ -262,8 +262,8 @@ func traceCmd() *cobra.Command {
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if cmd.Flags().Changed("entity") && ent < 0 {
-				return fmt.Errorf("--entity %d: an entity index is 0 or more (leave --entity out for every entity)", ent)
+			if cmd.Flags().Changed("entity") && (ent < 0 || ent >= entity.MaxEntities) {
+				return fmt.Errorf("--entity %d: entity indexes run 0…%d (leave --entity out for every entity)", ent, entity.MaxEntities-1)
 			}
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
