@@ -55,6 +55,9 @@ type CompareResult struct {
 	Ticks           int                 `json:"ticks"`
 	Kinds           map[string]int      `json:"differences_by_kind"`
 	Differences     []CompareDifference `json:"differences,omitempty"`
+	// TickHint says why most reads part, when it is the ticks: their
+	// trace counts the server's tick, or ticks shifted by a constant.
+	TickHint string `json:"tick_hint,omitempty"`
 }
 
 // maxReadBits is how many bits of a read the output shows.
@@ -133,6 +136,9 @@ func WriteCompare(w io.Writer, res *compare.Result, all bool) {
 		}
 	}
 	fmt.Fprintln(w, CompareSummary(res))
+	if h := res.TickHint(); h != "" {
+		fmt.Fprintln(w, h)
+	}
 }
 
 // CompareSummary is the closing line: reads compared and how they differ.
@@ -287,6 +293,7 @@ func compareCmd() *cobra.Command {
 				for i := range res.All {
 					j.Differences = append(j.Differences, *JSONDifference(&res.All[i]))
 				}
+				j.TickHint = res.TickHint()
 				b, _ := json.Marshal(j)
 				fmt.Fprintf(out, "%s\n", b)
 			} else {

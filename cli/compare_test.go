@@ -435,3 +435,36 @@ func TestCompareFindsMissingReadOfRepeatedName(t *testing.T) {
 		t.Fatalf("missing read at %d, want %v; %d differences", d.Ours.Offset, gone["bit_offset"], len(res.All))
 	}
 }
+
+// A trace whose ticks are ours plus a constant is told apart from a
+// parser that misreads: compare says how its ticks are shifted, as text,
+// as JSON, and the untouched trace says nothing of ticks.
+func TestCompareNamesShiftedTicks(t *testing.T) {
+	path := cs2Replay(t, "14065.dem")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := traceLines(t, data, false)
+	for i, l := range lines {
+		m := obj(t, l)
+		m["tick"] = num(t, m, "tick") + 3
+		lines[i], _ = json.Marshal(m)
+	}
+	shifted := filepath.Join(t.TempDir(), "shifted.jsonl")
+	if err := os.WriteFile(shifted, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runDembug("compare", path, shifted)
+	if err == nil || !strings.Contains(out, "their ticks look shifted by +3: ") {
+		t.Errorf("compare of a shifted trace: %v\n%s", err, out)
+	}
+	out, _, _ = runDembug("compare", path, shifted, "--json")
+	var j CompareResult
+	if err := json.Unmarshal([]byte(out), &j); err != nil || !strings.HasPrefix(j.TickHint, "their ticks look shifted by +3") {
+		t.Errorf("compare --json of a shifted trace: %v, tick_hint %q", err, j.TickHint)
+	}
+	if res := compareLines(t, data, traceLines(t, data, false)); res.TickHint() != "" {
+		t.Errorf("the untouched trace: %q", res.TickHint())
+	}
+}

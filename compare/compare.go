@@ -63,6 +63,11 @@ type Result struct {
 	All            []Difference // every difference, in decode order (Options.All)
 	Theirs         int          // reads in their trace
 	Ticks          int          // ticks compared
+	// When fewer than half of their reads agree: NetTicks, if their ticks
+	// are the server's (net_Tick), else Shift, the tick shift under which
+	// most of them would agree (shift.go); nil when not so.
+	NetTicks *NetTicks
+	Shift    *TickShift
 }
 
 // Same reports whether the two sides agree everywhere.
@@ -85,6 +90,16 @@ type Scope struct {
 	Ticks     map[int64]bool
 	Entities  map[int32]bool
 	Baselines bool
+	// Sampling says our reads in the span Sample (first and last tick)
+	// are kept for the tick shift search too (shift.go).
+	Sampling bool
+	Sample   struct{ First, Last int64 }
+}
+
+// Records reports whether our reads at tick are wanted: compared, or
+// sampled for the shift search.
+func (s *Scope) Records(tick int64) bool {
+	return s.Ticks[tick] || s.Sampling && s.Sample.First <= tick && tick <= s.Sample.Last
 }
 
 // ScopeOf is the scope of a trace: its ticks, every entity.
@@ -137,6 +152,7 @@ type Comparer struct {
 	next   int     // ticks[:next] are done
 	res    Result
 	ours   []*Read
+	shift  shiftSample
 }
 
 // New starts a comparison with their trace.
@@ -157,6 +173,20 @@ func New(theirs []Read, o Options) *Comparer {
 	}
 	slices.Sort(c.ticks)
 	c.res.Ticks = len(c.ticks)
+	if len(c.ticks) > 0 {
+		c.scope.Sampling = true
+		c.scope.Sample.First = c.ticks[0] - shiftWindow
+		c.scope.Sample.Last = c.ticks[min(len(c.ticks), shiftTicks)-1] + shiftWindow
+	}
+	for _, t := range c.ticks[:min(len(c.ticks), shiftTicks)] {
+		n := 0
+		for _, r := range c.theirs[t] {
+			if len(c.shift.theirs) < shiftReads && n < shiftPerTick && !r.Baseline {
+				c.shift.theirs = append(c.shift.theirs, *r)
+				n++
+			}
+		}
+	}
 	return c
 }
 
@@ -168,6 +198,7 @@ func (c *Comparer) Scope() *Scope { return &c.scope }
 // reads at are compared first. The comparison keeps no reference to ours:
 // a difference holds copies.
 func (c *Comparer) Tick(tick int64, ours []Read) {
+	c.shift.addOurs(tick, ours, &c.scope)
 	c.upTo(tick)
 	if c.next < len(c.ticks) && c.ticks[c.next] == tick {
 		c.next++
@@ -198,6 +229,11 @@ func (c *Comparer) upTo(tick int64) {
 // Finish compares their ticks past our last and returns the result.
 func (c *Comparer) Finish() Result {
 	c.upTo(1 << 62)
+	if c.res.Equal*2 < c.res.Theirs {
+		if c.res.NetTicks = c.netTicks(); c.res.NetTicks == nil {
+			c.res.Shift = c.shift.find()
+		}
+	}
 	return c.res
 }
 

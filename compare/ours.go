@@ -29,7 +29,7 @@ func Ours(data []byte, aliases schema.Aliases, scope *Scope) ([]Read, error) {
 // at a time.
 func CompareReplay(data []byte, aliases schema.Aliases, theirs []Read, o Options) (Result, error) {
 	c := New(theirs, o)
-	err := Decode(data, aliases, c.Scope(), c.Tick)
+	err := decode(data, aliases, c.Scope(), c.Tick, c.NetTick)
 	return c.Finish(), err
 }
 
@@ -37,6 +37,12 @@ func CompareReplay(data []byte, aliases schema.Aliases, theirs []Read, o Options
 // read when scope is nil) of each tick that has any, in decode order; the
 // slice is reused after tick returns.
 func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick int64, reads []Read)) error {
+	return decode(data, aliases, scope, tick, nil)
+}
+
+// decode is Decode that also hands netTick, when set, the server's tick
+// (the last net_Tick) at each packet-entities message, with its demo tick.
+func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick int64, reads []Read), netTick func(demo, net int64)) error {
 	r, err := replay.Open(data)
 	if err != nil {
 		return err
@@ -46,6 +52,9 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 	if scope != nil {
 		for t := range scope.Ticks {
 			last = max(last, t)
+		}
+		if scope.Sampling {
+			last = max(last, scope.Sample.Last)
 		}
 	}
 	var rec provenance.Message
@@ -101,12 +110,15 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		})
 	}
 	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if scope == nil || scope.Ticks[int64(loc.Tick)] {
+		if scope == nil || scope.Records(int64(loc.Tick)) {
 			return &rec
 		}
 		return nil
 	}
 	r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, _ entity.Result, pm *provenance.Message) {
+		if netTick != nil {
+			netTick(int64(loc.Tick), int64(r.NetTick))
+		}
 		if pm == nil {
 			return
 		}

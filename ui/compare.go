@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -77,12 +78,18 @@ func (m *Model) placeComparison() tea.Cmd {
 	case locAbsent:
 		c.placed = true
 		m.setNote("compare: the first difference is at no update of this decode", true)
+		if h := c.res.TickHint(); h != "" {
+			m.setNote("compare: "+h, true) // why nearly every read parts
+		}
 		return nil
 	}
 	c.placed, c.ref = true, ref
 	d := c.diff()
 	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all; c next)",
 		d.Tick, d.Entity, d.Field, d.What, c.total()), false)
+	if h := c.res.TickHint(); h != "" {
+		m.setNote("compare: "+h, true)
+	}
 	return m.reveal(ref)
 }
 
@@ -162,6 +169,9 @@ func (m *Model) compareSection() views.InspectorSection {
 		Theirs: "their trace",
 		Summary: fmt.Sprintf("%d reads compared, %d equal; %d differences (%d missing from theirs, %d extra)",
 			c.res.Compared, c.res.Equal, c.total(), c.res.Missing, c.res.Extra),
+	}
+	if h := c.res.TickHint(); h != "" {
+		in.Summary += ". " + strings.ToUpper(h[:1]) + h[1:]
 	}
 	if t != nil {
 		in.Theirs = fmt.Sprintf("line %d of their trace", t.Line)
