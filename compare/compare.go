@@ -182,7 +182,7 @@ func New(theirs []Read, o Options) *Comparer {
 		n := 0
 		for _, r := range c.theirs[t] {
 			if len(c.shift.theirs) < shiftReads && n < shiftPerTick && !r.Baseline {
-				c.shift.theirs = append(c.shift.theirs, *r)
+				c.shift.theirs = append(c.shift.theirs, r)
 				n++
 			}
 		}

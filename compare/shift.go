@@ -46,11 +46,11 @@ type sampleKey struct {
 	value  string
 }
 
-// shiftSample is what the comparer keeps for the search.
+// shiftSample is what the comparer keeps for the search: reads as they
+// came (values are normalised only if the search runs).
 type shiftSample struct {
-	ours      map[sampleKey][]int64 // our ticks of each read, up to shiftTicksPerValue
-	oursReads int
-	theirs    []Read
+	ours   []ourSample
+	theirs []*Read
 	// net maps the server's tick at each packet-entities message to its
 	// demo tick (the first message's), where the two differ.
 	net map[int64]int64
@@ -129,25 +129,27 @@ func appendSampleValue(b []byte, v any) []byte {
 	return append(b, q...)
 }
 
+// ourSample is one of our reads kept for the search. The value's bytes
+// are the decode's, which it never reuses.
+type ourSample struct {
+	tick   int64
+	entity int32
+	name   string
+	value  []byte
+}
+
 // addOurs samples our reads of one tick inside the scope's sample span.
 func (s *shiftSample) addOurs(tick int64, ours []Read, scope *Scope) {
-	if !scope.Sampling || tick < scope.Sample.First || tick > scope.Sample.Last || s.oursReads >= shiftReads {
+	if !scope.Sampling || tick < scope.Sample.First || tick > scope.Sample.Last {
 		return
-	}
-	if s.ours == nil {
-		s.ours = map[sampleKey][]int64{}
 	}
 	for i := range ours {
 		r := &ours[i]
-		if r.Baseline || !scope.HasEntity(r.Entity) {
-			continue
-		}
-		k := sampleKey{r.Entity, r.Name, sampleValue(r.Value)}
-		if ts := s.ours[k]; len(ts) < shiftTicksPerValue && (len(ts) == 0 || ts[len(ts)-1] != tick) {
-			s.ours[k] = append(ts, tick)
-		}
-		if s.oursReads++; s.oursReads >= shiftReads {
+		if len(s.ours) >= shiftReads {
 			return
+		}
+		if !r.Baseline && scope.HasEntity(r.Entity) {
+			s.ours = append(s.ours, ourSample{tick, r.Entity, r.Name, r.Value})
 		}
 	}
 }
@@ -159,11 +161,17 @@ func (s *shiftSample) find() *TickShift {
 	if len(s.theirs) == 0 || len(s.ours) == 0 {
 		return nil
 	}
+	at := map[sampleKey][]int64{} // our ticks of each read, up to shiftTicksPerValue
+	for _, o := range s.ours {
+		k := sampleKey{o.entity, o.name, sampleValue(o.value)}
+		if ts := at[k]; len(ts) < shiftTicksPerValue && (len(ts) == 0 || ts[len(ts)-1] != o.tick) {
+			at[k] = append(ts, o.tick)
+		}
+	}
 	votes := map[int64]int{}
-	for i := range s.theirs {
-		r := &s.theirs[i]
+	for _, r := range s.theirs {
 		seen := map[int64]bool{} // a read votes for a shift once
-		for _, t := range s.ours[sampleKey{r.Entity, r.Name, sampleValue(r.Value)}] {
+		for _, t := range at[sampleKey{r.Entity, r.Name, sampleValue(r.Value)}] {
 			if d := r.Tick - t; !seen[d] {
 				seen[d] = true
 				votes[d]++
