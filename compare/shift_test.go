@@ -28,7 +28,7 @@ func TestTickShiftsAreNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		net := map[int64]int64{}
-		if err := decode(data, schema.Aliases{}, &Scope{Ticks: map[int64]bool{}}, func(int64, []Read) {}, func(demo, n int64) {
+		if err := decode(data, schema.Aliases{}, nil, func(int64, []Read) {}, func(demo, n int64) {
 			if _, ok := net[demo]; !ok {
 				net[demo] = n
 			}
