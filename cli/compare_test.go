@@ -468,3 +468,45 @@ func TestCompareNamesShiftedTicks(t *testing.T) {
 		t.Errorf("the untouched trace: %q", res.TickHint())
 	}
 }
+
+// Element indexes written as name[3] or name.3 match ours (name.0003) in
+// a trace matched by name.
+func TestCompareReadsOtherElementNames(t *testing.T) {
+	for i, g := range []string{"dota2", "cs2"} {
+		_, data := testreplays.Read(t, g)
+		lines := traceLines(t, data, false)
+		changed := 0
+		for k, l := range lines {
+			m := obj(t, l)
+			delete(m, "path") // matched by name, as a trace without paths is
+			lines[k], _ = json.Marshal(m)
+			name, _ := m["name"].(string)
+			parts := strings.Split(name, ".")
+			for j, p := range parts {
+				if len(p) == 4 && strings.Trim(p, "0123456789") == "" && j > 0 {
+					n := strings.TrimLeft(p, "0")
+					if n == "" {
+						n = "0"
+					}
+					if (k+i)%2 == 0 {
+						parts[j-1] += "[" + n + "]"
+						parts[j] = ""
+					} else {
+						parts[j] = n
+					}
+				}
+			}
+			if renamed := strings.ReplaceAll(strings.Join(parts, "."), "..", "."); renamed != name {
+				m["name"] = strings.TrimSuffix(renamed, ".")
+				lines[k], _ = json.Marshal(m)
+				changed++
+			}
+		}
+		if changed == 0 {
+			t.Fatalf("%s: no element name to rewrite", g)
+		}
+		if res := compareLines(t, data, lines); !res.Same() || res.Equal != len(lines) {
+			t.Errorf("%s: %d names rewritten: %s (first %+v)", g, changed, CompareSummary(&res), res.First)
+		}
+	}
+}

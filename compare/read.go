@@ -114,7 +114,7 @@ func ParseTrace(r io.Reader) ([]Read, error) {
 		}
 		rd := Read{
 			Line: n, Tick: *l.Tick, Command: -1, Message: -1, Entity: int32(*l.Entity),
-			Class: in(l.Class), Path: l.Path, Name: in(*l.Name), Decoder: in(l.Decoder),
+			Class: in(l.Class), Path: l.Path, Name: in(normalName(*l.Name)), Decoder: in(l.Decoder),
 			Offset: -1, Bits: -1, Baseline: l.In == "baseline",
 			Value: l.Value,
 		}
@@ -175,4 +175,76 @@ func BitString(data []byte, start, n uint, max int) string {
 		b = append(b, '0'+(data[bit>>3]>>(bit&7))&1)
 	}
 	return string(b)
+}
+
+// normalName writes a field name as dembug does: an array element's index
+// as a component of at least four digits. A parser may write m_vec.1 or
+// m_vec[1] where dembug (and Valve's own names) write m_vec.0001; the
+// reads would otherwise never match.
+func normalName(s string) string {
+	if !oddElements(s) {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '[':
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i+1 && j < len(s) && s[j] == ']' {
+				b = appendIndex(append(b, '.'), s[i+1:j])
+				i = j + 1
+				continue
+			}
+			b = append(b, c)
+			i++
+		case c == '.':
+			b = append(b, c)
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i+1 && (j == len(s) || s[j] == '.' || s[j] == '[') {
+				b = appendIndex(b, s[i+1:j])
+				i = j
+				continue
+			}
+			i++
+		default:
+			b = append(b, c)
+			i++
+		}
+	}
+	return string(b)
+}
+
+// oddElements reports whether s writes an element index otherwise than
+// with four digits or more: "[", or a component of fewer digits.
+func oddElements(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' {
+			return true
+		}
+		if s[i] != '.' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j > i+1 && j-i-1 < 4 && (j == len(s) || s[j] == '.' || s[j] == '[') {
+			return true
+		}
+	}
+	return false
+}
+
+// appendIndex appends an element index of digits, padded to four.
+func appendIndex(b []byte, digits string) []byte {
+	for n := len(digits); n < 4; n++ {
+		b = append(b, '0')
+	}
+	return append(b, digits...)
 }
