@@ -35,6 +35,7 @@ TARGETS=(
 	"./engine/replay FuzzRun"
 	"./engine/infer FuzzRun"
 	"./engine/cut FuzzCut"
+	"./compare FuzzParseTrace"
 )
 
 # run_target PKG NAME: one bounded fuzzing run. Go 1.26's fuzz coordinator
