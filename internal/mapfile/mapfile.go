@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -138,14 +139,18 @@ func (f *File) Release() {
 }
 
 // ReleaseEvery calls Release every d until the returned stop is called:
-// a sequential pass then keeps about d's worth of the file resident.
+// a sequential pass then keeps about d's worth of the file resident. stop
+// returns once no Release runs or will: the file may then be closed (a
+// release of pages already unmapped would drop whatever the addresses
+// hold by then, the heap's included).
 func (f *File) ReleaseEvery(d time.Duration) (stop func()) {
 	if !f.mapped {
 		return func() {}
 	}
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
 	t := time.NewTicker(d)
 	go func() {
+		defer close(exited)
 		defer t.Stop()
 		for {
 			select {
@@ -156,7 +161,11 @@ func (f *File) ReleaseEvery(d time.Duration) (stop func()) {
 			}
 		}
 	}()
-	return func() { close(done) }
+	var once sync.Once
+	return func() {
+		once.Do(func() { close(done) })
+		<-exited
+	}
 }
 
 // Close unmaps the file; Data must not be used afterwards.

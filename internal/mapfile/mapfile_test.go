@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestOpenReadsTheWholeFile(t *testing.T) {
@@ -51,5 +52,31 @@ func TestOpenEmptyAndMissing(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(dir, "missing.dem")); err == nil {
 		t.Fatal("a missing file opened")
+	}
+}
+
+// Once stop returns no release runs, so the file can be unmapped: a late
+// release would drop the pages of whatever the addresses hold by then
+// (run with -race to see the ordering too).
+func TestReleaseStopsBeforeClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.dem")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("dembug"), 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Mapped() {
+			t.Skip("no memory map here")
+		}
+		stop := f.ReleaseEvery(time.Microsecond)
+		time.Sleep(50 * time.Microsecond)
+		stop()
+		stop() // twice is fine
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
