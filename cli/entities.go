@@ -17,17 +17,11 @@ import (
 
 // runTo opens data and decodes, under aliases a, every command whose tick
 // is ≤ tick (all of them when tick < 0). Decoding errors are returned with
-// what was decoded.
-func runTo(data []byte, tick int64, a schema.Aliases) (*replay.Replay, error) {
-	r, _, err := runToTick(data, tick, a)
-	return r, err
-}
-
-// runToTick is runTo that also says, when the decode stopped before the
-// game's first command (tick is before every game tick), that command's
-// tick; -1 otherwise.
-func runToTick(data []byte, tick int64, a schema.Aliases) (*replay.Replay, int64, error) {
-	r, err := openWith(data, a)
+// what was decoded. first is, when the decode stopped before the game's
+// first command (tick is before every game tick), that command's tick; -1
+// otherwise.
+func runTo(data []byte, tick int64, a schema.Aliases) (r *replay.Replay, first int64, err error) {
+	r, err = openWith(data, a)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -126,7 +120,7 @@ func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r 
 	if err != nil {
 		return err
 	}
-	r, first, runErr := runToTick(data, tick, aliases)
+	r, first, runErr := runTo(data, tick, aliases)
 	switch {
 	case r != nil && runErr == nil && r.Done && tick > int64(r.Stats.LastTick):
 		fmt.Fprintf(errw, "dembug: note: %s: tick %d is past the end: this is the state at the file's last tick, %d\n", path, tick, r.Stats.LastTick)

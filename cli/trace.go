@@ -145,14 +145,8 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 		return fmt.Errorf("tick %d is past the end: the file's last tick is %d", tick, r.Stats.LastTick)
 	case tick < -1:
 		return fmt.Errorf("tick %d: ticks are demo command ticks, -1 for the signon and 0 on", tick)
-	case seenMsgs == 0 && before != -2 && after != -2:
-		return fmt.Errorf("no packet-entities message at tick %d: the nearest are at ticks %d and %d", tick, before, after)
-	case seenMsgs == 0 && after != -2:
-		return fmt.Errorf("no packet-entities message at tick %d: the first is at tick %d", tick, after)
-	case seenMsgs == 0 && before != -2:
-		return fmt.Errorf("no packet-entities message at tick %d: the last is at tick %d", tick, before)
 	case seenMsgs == 0:
-		return fmt.Errorf("no packet-entities message at tick %d", tick)
+		return fmt.Errorf("no packet-entities message at tick %d%s", tick, nearestTicks(before, after))
 	case printed == 0 && entityIndex >= 0:
 		return fmt.Errorf("entity %d is not updated at tick %d (updated there: %v…)", entityIndex, tick, seen)
 	}
@@ -246,6 +240,20 @@ func appendExplain(b []byte, f *provenance.Field, data []byte) []byte {
 		}
 	}
 	return append(b, ']')
+}
+
+// nearestTicks says where the packet-entities messages nearest a tick
+// that has none are: the last before it and the first after (-2: none).
+func nearestTicks(before, after int64) string {
+	switch {
+	case before != -2 && after != -2:
+		return fmt.Sprintf(": the nearest are at ticks %d and %d", before, after)
+	case after != -2:
+		return fmt.Sprintf(": the first is at tick %d", after)
+	case before != -2:
+		return fmt.Sprintf(": the last is at tick %d", before)
+	}
+	return ""
 }
 
 func appendJSONString(b []byte, s string) []byte {
