@@ -90,17 +90,20 @@ type Scope struct {
 	Ticks     map[int64]bool
 	Entities  map[int32]bool
 	Baselines bool
-	// Sampling says our reads in the span Sample (first and last tick)
-	// are kept for the tick shift search too (shift.go).
-	Sampling bool
-	Sample   struct{ First, Last int64 }
+	// Sample, when set, is a span of ticks whose reads of ours are kept
+	// for the tick shift search too (shift.go).
+	Sample *TickSpan
 }
+
+// TickSpan is the ticks from First to Last.
+type TickSpan struct{ First, Last int64 }
+
+// Has reports whether tick is in the span; a nil span has none.
+func (s *TickSpan) Has(tick int64) bool { return s != nil && s.First <= tick && tick <= s.Last }
 
 // Records reports whether our reads at tick are wanted: compared, or
 // sampled for the shift search.
-func (s *Scope) Records(tick int64) bool {
-	return s.Ticks[tick] || s.Sampling && s.Sample.First <= tick && tick <= s.Sample.Last
-}
+func (s *Scope) Records(tick int64) bool { return s.Ticks[tick] || s.Sample.Has(tick) }
 
 // ScopeOf is the scope of a trace: its ticks, every entity.
 func ScopeOf(theirs []Read) Scope {
@@ -174,9 +177,7 @@ func New(theirs []Read, o Options) *Comparer {
 	slices.Sort(c.ticks)
 	c.res.Ticks = len(c.ticks)
 	if len(c.ticks) > 0 {
-		c.scope.Sampling = true
-		c.scope.Sample.First = c.ticks[0] - shiftWindow
-		c.scope.Sample.Last = c.ticks[min(len(c.ticks), shiftTicks)-1] + shiftWindow
+		c.scope.Sample = &TickSpan{c.ticks[0] - shiftWindow, c.ticks[min(len(c.ticks), shiftTicks)-1] + shiftWindow}
 	}
 	for _, t := range c.ticks[:min(len(c.ticks), shiftTicks)] {
 		n := 0

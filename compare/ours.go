@@ -53,7 +53,7 @@ func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		for t := range scope.Ticks {
 			last = max(last, t)
 		}
-		if scope.Sampling {
+		if scope.Sample != nil {
 			last = max(last, scope.Sample.Last)
 		}
 	}

@@ -187,33 +187,16 @@ func normalName(s string) string {
 	}
 	var b []byte
 	for i := 0; i < len(s); {
-		switch c := s[i]; {
-		case c == '[':
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j > i+1 && j < len(s) && s[j] == ']' {
-				b = appendIndex(append(b, '.'), s[i+1:j])
-				i = j + 1
-				continue
-			}
-			b = append(b, c)
-			i++
-		case c == '.':
-			b = append(b, c)
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j > i+1 && (j == len(s) || s[j] == '.' || s[j] == '[') {
-				b = appendIndex(b, s[i+1:j])
-				i = j
-				continue
-			}
-			i++
+		j := digitsEnd(s, i+1)
+		switch {
+		case s[i] == '[' && j > i+1 && j < len(s) && s[j] == ']':
+			b = appendIndex(append(b, '.'), s[i+1:j])
+			i = j + 1
+		case s[i] == '.' && j > i+1 && endsComponent(s, j):
+			b = appendIndex(append(b, '.'), s[i+1:j])
+			i = j
 		default:
-			b = append(b, c)
+			b = append(b, s[i])
 			i++
 		}
 	}
@@ -227,19 +210,24 @@ func oddElements(s string) bool {
 		if s[i] == '[' {
 			return true
 		}
-		if s[i] != '.' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j > i+1 && j-i-1 < 4 && (j == len(s) || s[j] == '.' || s[j] == '[') {
+		if j := digitsEnd(s, i+1); s[i] == '.' && j > i+1 && j-i-1 < 4 && endsComponent(s, j) {
 			return true
 		}
 	}
 	return false
 }
+
+// digitsEnd is where the run of digits from i in s ends.
+func digitsEnd(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// endsComponent reports whether a name component ends at j: the name's
+// end, another component, or an index in brackets.
+func endsComponent(s string, j int) bool { return j == len(s) || s[j] == '.' || s[j] == '[' }
 
 // appendIndex appends an element index of digits, padded to four.
 func appendIndex(b []byte, digits string) []byte {

@@ -140,7 +140,7 @@ type ourSample struct {
 
 // addOurs samples our reads of one tick inside the scope's sample span.
 func (s *shiftSample) addOurs(tick int64, ours []Read, scope *Scope) {
-	if !scope.Sampling || tick < scope.Sample.First || tick > scope.Sample.Last {
+	if !scope.Sample.Has(tick) {
 		return
 	}
 	for i := range ours {
