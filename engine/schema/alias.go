@@ -271,7 +271,7 @@ func (f *Field) Carries(kind Kind, name string) bool {
 	if kind == KindEncoder {
 		return f.EncoderAsWritten == name
 	}
-	return f.written.Base == name || (f.written.Generic != nil && f.written.Generic.Base == name)
+	return f.written.hasBase(name)
 }
 
 // under is a copy of f with its decoder chosen afresh from the schema as

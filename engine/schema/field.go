@@ -24,12 +24,7 @@ func (p *pending) field(i int32) *Field {
 	f.Low, f.LowSet, f.High, f.HighSet = rf.low, rf.lowSet, rf.high, rf.highSet
 	f.EncodeFlags = rf.flags
 	f.SerializerVersion = rf.serVersion
-	t, ok := p.types[f.VarType]
-	if !ok {
-		t = ParseVarType(f.VarType)
-		p.types[f.VarType] = t
-	}
-	f.Type = t
+	f.Type = p.varType(rf.typeSym)
 	f.id = i
 	s := p.schema
 	if rf.hasSerName {
@@ -56,6 +51,17 @@ func (p *pending) field(i int32) *Field {
 		p.raws, p.symbols, p.block, p.types, p.memo = nil, nil, nil, nil, nil
 	}
 	return f
+}
+
+// varType is symbol i parsed as a var_type, each parsed once. Under p.mu.
+func (p *pending) varType(i int32) VarType {
+	s := p.symbols[i]
+	t, ok := p.types[s]
+	if !ok {
+		t = ParseVarType(s)
+		p.types[s] = t
+	}
+	return t
 }
 
 // symbol is symbol i, or "" for an optional one the field does not set

@@ -213,25 +213,9 @@ func (s *Schema) Writes(kind Kind, name string) bool {
 		return len(s.Carrying(kind, name)) > 0
 	}
 	defer p.mu.Unlock()
-	seen := map[int32]bool{}
 	for i := range p.raws {
 		rf := &p.raws[i]
-		if kind == KindEncoder {
-			if p.symbol(rf.encoderSym) == name {
-				return true
-			}
-			continue
-		}
-		if seen[rf.typeSym] {
-			continue
-		}
-		seen[rf.typeSym] = true
-		t, ok := p.types[p.symbols[rf.typeSym]]
-		if !ok {
-			t = ParseVarType(p.symbols[rf.typeSym])
-			p.types[p.symbols[rf.typeSym]] = t
-		}
-		if t.Base == name || (t.Generic != nil && t.Generic.Base == name) {
+		if kind == KindEncoder && p.symbol(rf.encoderSym) == name || kind != KindEncoder && p.varType(rf.typeSym).hasBase(name) {
 			return true
 		}
 	}

@@ -82,3 +82,9 @@ func (t VarType) String() string {
 	}
 	return s
 }
+
+// hasBase reports whether name is the type's base or its template
+// argument's: the names an alias of the type matches.
+func (t VarType) hasBase(name string) bool {
+	return t.Base == name || t.Generic != nil && t.Generic.Base == name
+}
