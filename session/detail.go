@@ -44,13 +44,13 @@ type Detail struct {
 type baselineSet struct {
 	mu       sync.Mutex
 	raw      map[int32]rawBaseline
+	strings  *decoder.Pool // the table's, which string values are interned in
 	recorded map[int32]Baseline
 }
 
 type rawBaseline struct {
-	class   *entity.Class
-	data    []byte
-	strings *decoder.Pool
+	class *entity.Class
+	data  []byte
 }
 
 // Baseline is the instance baseline the message's creates of class classID
@@ -71,7 +71,7 @@ func (d *Detail) Baseline(classID int32) (b Baseline, ok bool) {
 	if !ok {
 		return Baseline{}, false
 	}
-	rec, err := entity.RecordBaselineOf(raw.class, raw.data, raw.strings)
+	rec, err := entity.RecordBaselineOf(raw.class, raw.data, set.strings)
 	if rec == nil {
 		return Baseline{}, false
 	}
@@ -301,7 +301,7 @@ func positionOf(seen []int, inner int) int {
 // t holds them now (a later table update replaces a baseline, never
 // changes it in place).
 func createdBaselines(rec *provenance.Message, t *entity.Table) *baselineSet {
-	set := &baselineSet{}
+	set := &baselineSet{strings: t.Strings}
 	for _, u := range rec.Updates {
 		if u.Op != provenance.Create {
 			continue
@@ -316,7 +316,7 @@ func createdBaselines(rec *provenance.Message, t *entity.Table) *baselineSet {
 		if set.raw == nil {
 			set.raw = map[int32]rawBaseline{}
 		}
-		set.raw[u.ClassID] = rawBaseline{class: t.Classes[u.ClassID], data: data, strings: t.Strings}
+		set.raw[u.ClassID] = rawBaseline{class: t.Classes[u.ClassID], data: data}
 	}
 	return set
 }

@@ -40,21 +40,13 @@ func holds(ser *schema.Serializer, mt *Matcher, memo map[*schema.Serializer]bool
 	memo[ser] = false
 	ser.Load()
 	for _, f := range ser.Fields {
-		if mt.FieldName(f.Name) {
-			memo[ser] = true
-			return true
-		}
-	}
-	for _, f := range ser.Fields {
-		if holds(f.Serializer, mt, memo) {
-			memo[ser] = true
-			return true
-		}
+		held := mt.FieldName(f.Name) || holds(f.Serializer, mt, memo)
 		for _, p := range f.Polymorphic {
-			if holds(p, mt, memo) {
-				memo[ser] = true
-				return true
-			}
+			held = held || holds(p, mt, memo)
+		}
+		if held {
+			memo[ser] = true
+			return true
 		}
 	}
 	return false
