@@ -72,25 +72,29 @@ func (m *Model) placeComparison() tea.Cmd {
 		return nil
 	}
 	ref, st := m.locate(c.diff())
-	switch st {
-	case locWait:
+	if st == locWait {
 		return nil
-	case locAbsent:
-		c.placed = true
+	}
+	c.placed = true
+	// Why nearly every read parts, when it is the ticks, says more than
+	// where the first difference is.
+	hint := c.res.TickHint()
+	var cmd tea.Cmd
+	switch {
+	case st == locAbsent && hint == "":
 		m.setNote("compare: the first difference is at no update of this decode", true)
-		if h := c.res.TickHint(); h != "" {
-			m.setNote("compare: "+h, true) // why nearly every read parts
+	case st == locFound:
+		c.ref = ref
+		if d := c.diff(); hint == "" {
+			m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all; c next)",
+				d.Tick, d.Entity, d.Field, d.What, c.total()), false)
 		}
-		return nil
+		cmd = m.reveal(ref)
 	}
-	c.placed, c.ref = true, ref
-	d := c.diff()
-	m.setNote(fmt.Sprintf("compare: first difference at tick %d, entity %d %s: %s (%d in all; c next)",
-		d.Tick, d.Entity, d.Field, d.What, c.total()), false)
-	if h := c.res.TickHint(); h != "" {
-		m.setNote("compare: "+h, true)
+	if hint != "" {
+		m.setNote("compare: "+hint, true)
 	}
-	return m.reveal(ref)
+	return cmd
 }
 
 func (c *comparison) total() int {
