@@ -661,6 +661,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 		if n := len(t.ops); n > 0 && t.ops[n-1].Op == fieldpath.Finish {
 			rec.Finishes = append(rec.Finishes, t.ops[n-1])
 		}
+		rec.ReserveFields(len(paths))
 	}
 	if err != nil {
 		return 0, err
@@ -705,9 +706,6 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 	stop := uint(0)
 	if w := t.whatIf; w != nil && (w.WholeAfter == 0 || pathStart+pathBits <= w.WholeAfter) {
 		stop = w.StopAt
-	}
-	if rec != nil {
-		rec.ReserveFields(len(paths))
 	}
 	for i := range paths {
 		p := &paths[i]
