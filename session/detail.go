@@ -45,6 +45,7 @@ type baselineSet struct {
 	mu       sync.Mutex
 	raw      map[int32]rawBaseline
 	strings  *decoder.Pool // the table's, which string values are interned in
+	recorder *entity.BaselineRecorder
 	recorded map[int32]Baseline
 }
 
@@ -71,7 +72,10 @@ func (d *Detail) Baseline(classID int32) (b Baseline, ok bool) {
 	if !ok {
 		return Baseline{}, false
 	}
-	rec, err := entity.RecordBaselineOf(raw.class, raw.data, set.strings)
+	if set.recorder == nil {
+		set.recorder = entity.NewBaselineRecorder(set.strings)
+	}
+	rec, err := set.recorder.Record(raw.class, raw.data)
 	if rec == nil {
 		return Baseline{}, false
 	}

@@ -57,15 +57,25 @@ func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
 	return t.recordBaseline(t.Classes[classID], t.baselines[classID])
 }
 
-// RecordBaselineOf is RecordBaseline for a class and baseline data kept
-// from a table (its string values interned in strings, nil for the
-// default pool), in a table of its own: what a create started from can be
-// recorded when it is first shown, long after the table moved on.
-func RecordBaselineOf(c *Class, data []byte, strings *decoder.Pool) (*provenance.Message, error) {
+// BaselineRecorder records baselines kept from a table (classes and data)
+// in a table of its own: what a create started from can be recorded when
+// it is first shown, long after the table moved on, and beside it. One
+// recorder serves many classes (its name cache with them); it is not safe
+// for concurrent use.
+type BaselineRecorder struct{ t Table }
+
+// NewBaselineRecorder returns a recorder whose string values are interned
+// in strings (nil for the default pool), as the table's were.
+func NewBaselineRecorder(strings *decoder.Pool) *BaselineRecorder {
+	return &BaselineRecorder{Table{Strings: strings}}
+}
+
+// Record is RecordBaseline for class c with baseline data.
+func (b *BaselineRecorder) Record(c *Class, data []byte) (*provenance.Message, error) {
 	if c == nil || c.Serializer == nil {
 		return nil, errors.New("no class")
 	}
-	return (&Table{Strings: strings}).recordBaseline(c, data)
+	return b.t.recordBaseline(c, data)
 }
 
 func (t *Table) recordBaseline(c *Class, data []byte) (*provenance.Message, error) {
