@@ -313,14 +313,14 @@ func createdBaselines(rec *provenance.Message, t *entity.Table) *baselineSet {
 		if _, ok := set.raw[u.ClassID]; ok {
 			continue
 		}
-		data := t.Baseline(u.ClassID)
-		if u.ClassID < 0 || int(u.ClassID) >= len(t.Classes) || t.Classes[u.ClassID] == nil || len(data) == 0 {
+		c, data := t.Class(u.ClassID), t.Baseline(u.ClassID)
+		if c == nil || len(data) == 0 {
 			continue
 		}
 		if set.raw == nil {
 			set.raw = map[int32]rawBaseline{}
 		}
-		set.raw[u.ClassID] = rawBaseline{class: t.Classes[u.ClassID], data: data}
+		set.raw[u.ClassID] = rawBaseline{class: c, data: data}
 	}
 	return set
 }

@@ -51,10 +51,11 @@ func startBaselineRecord(rec *provenance.Message, data []byte, classID int32, cl
 // on, for showing what a create starts from. The table is not changed. It
 // returns nil when the class has no baseline.
 func (t *Table) RecordBaseline(classID int32) (*provenance.Message, error) {
-	if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+	c := t.Class(classID)
+	if c == nil {
 		return nil, fmt.Errorf("no class %d", classID)
 	}
-	return t.recordBaseline(t.Classes[classID], t.baselines[classID])
+	return t.recordBaseline(c, t.baselines[classID])
 }
 
 // BaselineRecorder records baselines kept from a table (classes and data)
@@ -117,10 +118,11 @@ func (t *Table) BaselineDecodes(ser *schema.Serializer, data []byte, rec *proven
 // (decoded once, then shared): nil when the class has none. The node is
 // the table's own, to read and never to write.
 func (t *Table) BaselineState(classID int32) (*Node, error) {
-	if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+	c := t.Class(classID)
+	if c == nil {
 		return nil, fmt.Errorf("no class %d", classID)
 	}
-	return t.baseline(t.Classes[classID])
+	return t.baseline(c)
 }
 
 func (t *Table) markBaselineFailed(classID int32) {

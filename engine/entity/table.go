@@ -184,6 +184,15 @@ func (t *Table) SetBaseline(classID int32, data []byte) {
 // Baseline returns a class's raw baseline.
 func (t *Table) Baseline(classID int32) []byte { return t.baselines[classID] }
 
+// Class is the class of id with its serializer, or nil when the table has
+// none such (an id out of range, a class the schema gave no serializer).
+func (t *Table) Class(id int32) *Class {
+	if id < 0 || int(id) >= len(t.Classes) || t.Classes[id] == nil || t.Classes[id].Serializer == nil {
+		return nil
+	}
+	return t.Classes[id]
+}
+
 // Error locates a failure inside a packet-entities message.
 type Error struct {
 	Bit    uint // bit offset from the start of the entity data
@@ -450,10 +459,10 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 		if r.Overflowed() {
 			return index, nil, start, &HeaderError{Fault: BadHeader, Msg: "create header", Err: r.Err()}
 		}
-		if classID < 0 || int(classID) >= len(t.Classes) || t.Classes[classID] == nil || t.Classes[classID].Serializer == nil {
+		c := t.Class(classID)
+		if c == nil {
 			return index, nil, start, headerError(UnknownClass, "create with unknown class id %d", classID)
 		}
-		c := t.Classes[classID]
 		if eu != nil {
 			eu.Op, eu.ClassID, eu.Class = provenance.Create, c.ID, c.Name // named even if its baseline fails
 		}
