@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -170,11 +171,10 @@ func (s *shiftSample) find() *TickShift {
 	}
 	votes := map[int64]int{}
 	for _, r := range s.theirs {
-		seen := map[int64]bool{} // a read votes for a shift once
-		for _, t := range at[sampleKey{r.Entity, r.Name, sampleValue(r.Value)}] {
-			if d := r.Tick - t; !seen[d] {
-				seen[d] = true
-				votes[d]++
+		ts := at[sampleKey{r.Entity, r.Name, sampleValue(r.Value)}]
+		for i, t := range ts {
+			if !slices.Contains(ts[:i], t) { // a read votes for a shift once
+				votes[r.Tick-t]++
 			}
 		}
 	}
