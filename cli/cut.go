@@ -70,8 +70,8 @@ func cutCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if cut.SameFile(args[0], out) {
-				return fmt.Errorf("-o %s is the file being cut: write the cut elsewhere", out)
+			if mapfile.Overwrites(args[0], out) {
+				return fmt.Errorf("-o %s is the file being cut or a file of its capture: write the cut elsewhere", out)
 			}
 			// Mapped, as check maps it: only the pages the decode passes
 			// are read, and they are dropped as it goes.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dembug/dembug/engine/cut"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/internal/mapfile"
 )
 
 // CutDone is a tick window of the open file written as a replay of its own
@@ -40,8 +41,8 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 	if out == "" {
 		return nil, fmt.Errorf("no file named to write the cut to")
 	}
-	if cut.SameFile(src, out) {
-		return nil, fmt.Errorf("%s is the file being cut: write the cut elsewhere", out)
+	if mapfile.Overwrites(src, out) {
+		return nil, fmt.Errorf("%s is the file being cut or a file of its capture: write the cut elsewhere", out)
 	}
 	start := time.Now()
 	res, err := cut.Cut(f.data, cut.Options{From: from, To: to, Aliases: f.aliases})

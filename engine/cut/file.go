@@ -32,17 +32,6 @@ func WriteFile(path string, data []byte) error {
 	return nil
 }
 
-// SameFile reports whether paths a and b name one existing file (links and
-// other spellings included): a cut must not overwrite its source.
-func SameFile(a, b string) bool {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
-}
-
 // pathErr is the reason of a file error, without the path it repeats.
 func pathErr(err error) error {
 	var pe *os.PathError

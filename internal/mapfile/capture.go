@@ -144,3 +144,37 @@ func contains(xs []int, x int) bool {
 	i := sort.SearchInts(xs, x)
 	return i < len(xs) && xs[i] == x
 }
+
+// Overwrites reports whether writing the file out would change what
+// reading src reads: out is src itself (links and other spellings
+// included), or src stands for a capture and out is one of its files or
+// would be read as one (sync.json in its folder, a start.bin, full.bin or
+// delta.bin in a numbered folder of it), existing or not.
+func Overwrites(src, out string) bool {
+	if sameFile(src, out) {
+		return true
+	}
+	dir, ok := captureDir(src)
+	if !ok {
+		return false
+	}
+	parent := filepath.Dir(out)
+	switch filepath.Base(out) {
+	case "sync.json":
+		return sameFile(parent, dir)
+	case "start.bin", "full.bin", "delta.bin":
+		_, err := strconv.Atoi(filepath.Base(parent))
+		return err == nil && sameFile(filepath.Dir(parent), dir)
+	}
+	return false
+}
+
+// sameFile reports whether paths a and b name one existing file or folder.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}

@@ -76,3 +76,31 @@ func TestFolderWithoutCapture(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// A capture is overwritten through any file it reads or would read by its
+// name, whichever file of it stands for it; a file of another name in its
+// folder, or a plain replay's neighbour, is not.
+func TestOverwritesCaptureFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFrag(t, dir, "0/start.bin", cmd(8, 0, []byte{1}))
+	writeFrag(t, dir, "5/full.bin", cmd(7, 50, []byte{3}))
+	writeFrag(t, dir, "5/delta.bin", cmd(7, 51, []byte{4}))
+	writeFrag(t, dir, "sync.json", []byte(`{"fragment": 5}`))
+	writeFrag(t, dir, "plain.dem", []byte(container.Magic+"rest"))
+	for _, src := range []string{dir, filepath.Join(dir, "5", "delta.bin"), filepath.Join(dir, "sync.json")} {
+		for _, out := range []string{"sync.json", "0/start.bin", "5/full.bin", "5/delta.bin", "6/../5/delta.bin", "0/delta.bin"} {
+			if !Overwrites(src, filepath.Join(dir, out)) {
+				t.Errorf("writing %s does not overwrite the capture read from %s", out, src)
+			}
+		}
+		for _, out := range []string{"cut.dem", "0/cut.dem", "sync.json.dem", "x/delta.bin"} {
+			if Overwrites(src, filepath.Join(dir, out)) {
+				t.Errorf("writing %s overwrites the capture read from %s", out, src)
+			}
+		}
+	}
+	plain := filepath.Join(dir, "plain.dem")
+	if !Overwrites(plain, plain) || Overwrites(plain, filepath.Join(dir, "sync.json")) {
+		t.Errorf("a replay file: overwritten only by itself")
+	}
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// sharedCapture copies the shared Deadlock broadcast capture into a folder
+// of the test's own (tests that write into it or break it must not touch
+// the shared one), skipping the test where it is absent.
+func sharedCapture(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(testreplays.Require(t), "deadlock", "broadcast-2025-02-27")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("no broadcast capture: %v", err)
+	}
+	dst := filepath.Join(t.TempDir(), "capture")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// readTree reads every file under dir, by its path inside dir.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// cut refuses to write over any file a capture is read from, named through
+// the capture's folder or through one of its files, and leaves the capture
+// as it was.
+func TestCutRefusesACaptureFileAsOutput(t *testing.T) {
+	capture := sharedCapture(t)
+	before := readTree(t, capture)
+	for _, in := range []string{capture, filepath.Join(capture, "0", "start.bin")} {
+		for _, out := range []string{"sync.json", "36/delta.bin", "0/start.bin", "35/full.bin"} {
+			_, _, err := runDembug("cut", in, "--from", "15000", "--to", "15300", "-o", filepath.Join(capture, out))
+			if err == nil || !strings.Contains(err.Error(), "a file of its capture") {
+				t.Errorf("cut %s -o %s: %v; want a refusal", in, out, err)
+			}
+		}
+	}
+	after := readTree(t, capture)
+	if len(after) != len(before) {
+		t.Fatalf("the capture holds %d files, %d before", len(after), len(before))
+	}
+	for name, b := range before {
+		if after[name] != b {
+			t.Errorf("%s changed", name)
+		}
+	}
+	// A file of its own beside the fragments is no file of the capture.
+	out := filepath.Join(capture, "window.dem")
+	if _, stderr, err := runDembug("cut", capture, "--from", "15000", "--to", "15300", "-o", out); err != nil {
+		t.Fatalf("cut into the capture's folder under a name of its own: %v: %s", err, stderr)
+	}
+}
