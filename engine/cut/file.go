@@ -4,15 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
 )
 
 // WriteFile writes a cut to path through a temporary file in the same
-// folder, renamed into place: a failed write leaves no partial file.
+// folder, renamed into place: a failed write leaves no partial file, and
+// neither does an interrupt or a kill (SIGINT, SIGTERM) while it writes.
 func WriteFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, pathErr(err))
+	}
+	stop := removeOnSignal(tmp.Name())
+	defer stop()
+	if testHookWriting != nil {
+		testHookWriting(tmp.Name())
 	}
 	// CreateTemp makes the file private; a cut is a fixture to share.
 	werr := tmp.Chmod(0o644)
@@ -30,6 +39,42 @@ func WriteFile(path string, data []byte) error {
 		return fmt.Errorf("cannot write %s: %v", path, pathErr(werr))
 	}
 	return nil
+}
+
+// testHookWriting, when set, is called with the temporary file's name once
+// it exists (a test interrupts the write there).
+var testHookWriting func(tmp string)
+
+// removeOnSignal removes the file at tmp should SIGINT or SIGTERM come
+// before the returned stop is called, then lets the signal take its course
+// (raised again: the default ends the process with the signal's status; a
+// program that handles the signal itself, as the debugger does, still gets
+// it, and the write then fails on the file gone).
+func removeOnSignal(tmp string) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var once sync.Once
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case <-done:
+		case sig := <-sigs:
+			os.Remove(tmp)
+			signal.Stop(sigs)
+			if p, err := os.FindProcess(os.Getpid()); err != nil || p.Signal(sig) != nil {
+				os.Exit(1)
+			}
+		}
+	}()
+	return func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+		})
+		<-exited
+	}
 }
 
 // pathErr is the reason of a file error, without the path it repeats.
