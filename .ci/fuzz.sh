@@ -35,6 +35,7 @@ TARGETS=(
 	"./engine/replay FuzzRun"
 	"./engine/infer FuzzRun"
 	"./engine/cut FuzzCut"
+	"./engine/gameevents FuzzParse"
 	"./compare FuzzParseTrace"
 )
 
