@@ -39,6 +39,24 @@ func TestTraceSaysWhyNothingPrints(t *testing.T) {
 	}
 }
 
+// entities and strings refuse a tick no demo command has (a negative one
+// printed the file's end), as trace does.
+func TestStateAtANegativeTickIsRefused(t *testing.T) {
+	path, _ := testreplays.Read(t, "dota2")
+	for _, cmd := range []string{"entities", "strings"} {
+		for _, tick := range []string{"-5", "-1", "4294967396"} {
+			out, _, err := runDembug(cmd, path, "--tick", tick)
+			want := "--tick " + tick + ": a demo tick is from 0 to 2147483647 (leave --tick out"
+			if err == nil || !strings.Contains(err.Error(), want) || out != "" {
+				t.Errorf("%s --tick %s: err %v, %d bytes out; want an error saying %q", cmd, tick, err, len(out), want)
+			}
+		}
+		if out, _, err := runDembug(cmd, path, "--tick", "0"); err != nil || out == "" {
+			t.Errorf("%s --tick 0: err %v, %d bytes", cmd, err, len(out))
+		}
+	}
+}
+
 func TestCheckOfAMissingFileHasNoSummary(t *testing.T) {
 	out, stderr, err := runDembug("check", "/nosuch/file.dem")
 	if err == nil || out != "" || !strings.Contains(stderr, "cannot read") {

@@ -16,9 +16,13 @@ import (
 
 // CutFile cuts the window of data into the file out, written whole or not
 // at all.
+// to < 0 is the file's end.
 func CutFile(data []byte, aliases schema.Aliases, from, to int64, out string) (*cut.Result, error) {
-	if from > math.MaxInt32 || to > math.MaxInt32 {
-		return nil, fmt.Errorf("a tick is at most %d", math.MaxInt32)
+	if err := tickFlagErr("--from", from); err != nil {
+		return nil, err
+	}
+	if to > math.MaxInt32 {
+		return nil, tickFlagErr("--to", to)
 	}
 	res, err := cut.Cut(data, cut.Options{From: int32(from), To: int32(max(to, -1)), Aliases: aliases})
 	if err != nil {
@@ -66,6 +70,14 @@ func cutCmd() *cobra.Command {
 			if !cmd.Flags().Changed("from") {
 				return fmt.Errorf("cut needs --from T1: the window's first tick")
 			}
+			if err := tickFlagErr("--from", from); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("to") {
+				if err := tickFlagErr("--to", to); err != nil {
+					return fmt.Errorf("%v (leave --to out to cut to the file's end)", err)
+				}
+			}
 			aliases, err := parseAs(as)
 			if err != nil {
 				return err
@@ -106,7 +118,7 @@ func cutCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().Int64Var(&from, "from", 0, "the window's first tick")
-	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (-1: to the end of the file)")
+	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (left out: to the end of the file)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write")
 	addAsFlag(cmd, &as)
 	return cmd

@@ -56,6 +56,11 @@ func TestCutCommandRefuses(t *testing.T) {
 		{[]string{"--from", "400", "-o", orig}, "is the file being cut"},
 		{[]string{"--from", "400"}, "needs -o"},
 		{[]string{"-o", out}, "needs --from"},
+		{[]string{"--from", "-4294967196", "-o", out}, "--from -4294967196: a demo tick is from 0 to 2147483647"},
+		{[]string{"--from", "4294967396", "-o", out}, "--from 4294967396: a demo tick is from 0 to 2147483647"},
+		{[]string{"--from", "-1", "-o", out}, "--from -1: a demo tick"},
+		{[]string{"--from", "400", "--to", "-5", "-o", out}, "--to -5: a demo tick is from 0 to 2147483647 (leave --to out"},
+		{[]string{"--from", "400", "--to", "-1", "-o", out}, "--to -1: a demo tick"},
 	} {
 		_, _, err := runDembug(append([]string{"cut", orig}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

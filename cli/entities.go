@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -100,6 +101,9 @@ func entitiesCmd() *cobra.Command {
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := stateTickErr(cmd, tick); err != nil {
+				return err
+			}
 			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, _ error) error {
 				return WriteEntities(cmd.OutOrStdout(), r.Entities)
 			})
@@ -108,6 +112,28 @@ func entitiesCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
 	addAsFlag(cmd, &as)
 	return cmd
+}
+
+// tickFlagErr says why the value v of a tick flag is no demo tick: those
+// run from 0 to 2^31-1 (a negative one was read as "the end", a larger one
+// cut to 32 bits).
+func tickFlagErr(flag string, v int64) error {
+	if v < 0 || v > math.MaxInt32 {
+		return fmt.Errorf("%s %d: a demo tick is from 0 to %d", flag, v, math.MaxInt32)
+	}
+	return nil
+}
+
+// stateTickErr checks entities' and strings' --tick when given (left out,
+// it is the file's end).
+func stateTickErr(cmd *cobra.Command, tick int64) error {
+	if !cmd.Flags().Changed("tick") {
+		return nil
+	}
+	if err := tickFlagErr("--tick", tick); err != nil {
+		return fmt.Errorf("%v (leave --tick out for the state at the file's end)", err)
+	}
+	return nil
 }
 
 // stateAt decodes the file at path up to tick and hands write the state

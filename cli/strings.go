@@ -99,6 +99,9 @@ func stringsCmd() *cobra.Command {
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := stateTickErr(cmd, tick); err != nil {
+				return err
+			}
 			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, runErr error) error {
 				if table != "" && runErr == nil && r.Strings.ByName(table) == nil {
 					var names []string
