@@ -104,6 +104,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), compareCmd(), statsCmd(), schemaCmd(), sampleCmd())
 	root.AddCommand(stringsCmd(), cutCmd())
+	root.AddCommand(eventsCmd())
 	return root
 }
 
