@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/entity"
 )
 
 // Read is one field read, theirs (from a trace) or ours (from the decode).
@@ -111,6 +112,14 @@ func ParseTrace(r io.Reader) ([]Read, error) {
 		}
 		if len(missing) > 0 {
 			return nil, &LineError{n, fmt.Sprintf("no %q (a read needs tick, entity, name and value)", missing)}
+		}
+		// What does not fit is refused, not cut to fit: a tick cut to 32
+		// bits, or an entity to its low bits, would compare another read.
+		if *l.Tick != int64(int32(*l.Tick)) {
+			return nil, &LineError{n, fmt.Sprintf("tick %d is no demo tick (a 32-bit integer)", *l.Tick)}
+		}
+		if *l.Entity < 0 || *l.Entity >= entity.MaxEntities {
+			return nil, &LineError{n, fmt.Sprintf("entity %d: entity indexes run 0…%d", *l.Entity, entity.MaxEntities-1)}
 		}
 		rd := Read{
 			Line: n, Tick: *l.Tick, Command: -1, Message: -1, Entity: int32(*l.Entity),
