@@ -88,21 +88,27 @@ func JSONDifference(d *compare.Difference) *CompareDifference {
 		Theirs: side(d.Theirs, tb), Ours: side(d.Ours, ob)}
 }
 
-// CompareFiles compares a replay's decode with a parser's trace.
-func CompareFiles(data []byte, theirs io.Reader, aliases schema.Aliases, all bool) (compare.Result, error) {
-	return compareFilesWith(data, theirs, aliases, compare.Options{All: all})
+// CompareFiles compares a replay's decode with a parser's trace. An error
+// names the one it lies in, by the names given: a broken replay is not the
+// trace's fault.
+func CompareFiles(data []byte, replayName string, theirs io.Reader, traceName string, aliases schema.Aliases, all bool) (compare.Result, error) {
+	return compareFilesWith(data, replayName, theirs, traceName, aliases, compare.Options{All: all})
 }
 
 // compareFilesWith is CompareFiles with the comparison's options.
-func compareFilesWith(data []byte, theirs io.Reader, aliases schema.Aliases, o compare.Options) (compare.Result, error) {
+func compareFilesWith(data []byte, replayName string, theirs io.Reader, traceName string, aliases schema.Aliases, o compare.Options) (compare.Result, error) {
 	t, err := compare.ParseTrace(theirs)
 	if err != nil {
-		return compare.Result{}, err
+		return compare.Result{}, fmt.Errorf("%s: %w", traceName, err)
 	}
 	if len(t) == 0 {
-		return compare.Result{}, fmt.Errorf("the trace holds no reads")
+		return compare.Result{}, fmt.Errorf("%s: the trace holds no reads", traceName)
 	}
-	return compare.CompareReplay(data, aliases, t, o)
+	res, err := compare.CompareReplay(data, aliases, t, o)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", replayName, err)
+	}
+	return res, nil
 }
 
 // compareForTUI compares a replay with the trace at path for the debugger.
@@ -112,9 +118,9 @@ func compareForTUI(data []byte, path string, aliases schema.Aliases) (*compare.R
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	defer f.Close()
-	res, err := CompareFiles(data, f, aliases, true) // every difference: c and C step through them
+	res, err := CompareFiles(data, "the replay", f, path, aliases, true) // every difference: c and C step through them
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return &res, nil
 }
@@ -279,9 +285,9 @@ func compareCmd() *cobra.Command {
 					o.Entities[int32(e)] = true
 				}
 			}
-			res, err := compareFilesWith(data, in, aliases, o)
+			res, err := compareFilesWith(data, args[0], in, args[1], aliases, o)
 			if err != nil {
-				return fail(fmt.Errorf("%s: %w", args[1], err))
+				return fail(err)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -72,7 +72,7 @@ func num(t testing.TB, l map[string]any, key string) int64 {
 
 func compareLines(t testing.TB, data []byte, lines [][]byte) compare.Result {
 	t.Helper()
-	res, err := CompareFiles(data, bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), schema.Aliases{}, true)
+	res, err := CompareFiles(data, "replay", bytes.NewReader(append(bytes.Join(lines, []byte("\n")), '\n')), "trace", schema.Aliases{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func BenchmarkCompareWholeTrace(b *testing.B) {
 	trace := append(bytes.Join(lines, []byte("\n")), '\n')
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := CompareFiles(data, bytes.NewReader(trace), schema.Aliases{}, false)
+		res, err := CompareFiles(data, "replay", bytes.NewReader(trace), "trace", schema.Aliases{}, false)
 		if err != nil || !res.Same() {
 			b.Fatal(err, res.First)
 		}
