@@ -196,6 +196,11 @@ func normalName(s string) string {
 	}
 	var b []byte
 	for i := 0; i < len(s); {
+		if s[i] != '[' && s[i] != '.' {
+			b = append(b, s[i])
+			i++
+			continue
+		}
 		j := digitsEnd(s, i+1)
 		switch {
 		case s[i] == '[' && j > i+1 && j < len(s) && s[j] == ']':
@@ -205,8 +210,10 @@ func normalName(s string) string {
 			b = appendIndex(append(b, '.'), s[i+1:j])
 			i = j
 		default:
-			b = append(b, s[i])
-			i++
+			// The digit run goes whole: scanned again from each of its
+			// digits, a long one took time in the square of its length.
+			b = append(b, s[i:j]...)
+			i = j
 		}
 	}
 	return string(b)
@@ -216,11 +223,15 @@ func normalName(s string) string {
 // with four digits or more: "[", or a component of fewer digits.
 func oddElements(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '[' {
+		switch s[i] {
+		case '[':
 			return true
-		}
-		if j := digitsEnd(s, i+1); s[i] == '.' && j > i+1 && j-i-1 < 4 && endsComponent(s, j) {
-			return true
+		case '.':
+			j := digitsEnd(s, i+1)
+			if j > i+1 && j-i-1 < 4 && endsComponent(s, j) {
+				return true
+			}
+			i = j - 1 // past the digit run, each digit scanned once
 		}
 	}
 	return false
