@@ -145,6 +145,10 @@ func Cut(data []byte, opt Options) (*Result, error) {
 	if err := c.window(out); err != nil {
 		return nil, err
 	}
+	if c.res.Commands == 0 && c.res.Ended != nil {
+		// The window's first command is broken: that, not an empty window.
+		return nil, fmt.Errorf("the window's first command cannot be read: %w", c.res.Ended)
+	}
 	if c.res.Commands == 0 {
 		return nil, fail("no command has a tick from %d to %d (the next command after tick %d is at tick %d)", opt.From, opt.To, c.res.StateTick, c.nextTick)
 	}
