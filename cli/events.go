@@ -126,7 +126,7 @@ func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) e
 			return
 		}
 		if o.JSON {
-			line = appendEventJSON(line[:0], l.Tick, &ev)
+			line = append(ev.AppendJSON(line[:0], l.Tick), '\n')
 		} else {
 			line = appendEventText(line[:0], l.Tick, &ev)
 		}
@@ -268,32 +268,6 @@ func appendEventText(b []byte, tick int32, ev *gameevents.Resolved) []byte {
 		b = append(b, v.Text()...)
 	}
 	return append(b, '\n')
-}
-
-// appendEventJSON writes one event as {"tick","id","name","keys":{…}}: the
-// name null for an event known by its id alone, whose keys are named by
-// position.
-func appendEventJSON(b []byte, tick int32, ev *gameevents.Resolved) []byte {
-	b = append(b, `{"tick":`...)
-	b = strconv.AppendInt(b, int64(tick), 10)
-	b = append(b, `,"id":`...)
-	b = strconv.AppendInt(b, int64(ev.ID), 10)
-	b = append(b, `,"name":`...)
-	if n := ev.Name(); n != "" {
-		b = appendJSONString(b, n)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"keys":{`...)
-	for i, v := range ev.Keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, ev.KeyName(i))
-		b = append(b, ':')
-		b = v.AppendJSON(b)
-	}
-	return append(b, "}}\n"...)
 }
 
 func eventsCmd() *cobra.Command {

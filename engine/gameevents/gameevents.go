@@ -226,7 +226,9 @@ type Value struct {
 	Type  KeyType // the type the message tags the value with
 	Str   string
 	Float float32
-	Int   int32 // long, short, byte, ehandle and player values
+	Long  int32 // val_long: long and ehandle values
+	Short int32 // val_short: short and player values
+	Byte  int32 // val_byte
 	Bool  bool
 	U64   uint64
 	// Fields has bit n set for each value field n (2…8) the message
@@ -256,6 +258,21 @@ func (v Value) Kind() KeyType {
 	return only
 }
 
+// Int is an integer value from the field its kind uses: val_long for long
+// and ehandle, val_short for short and player, val_byte for byte (0 for
+// any other kind).
+func (v Value) Int() int32 {
+	switch v.Kind().Field() {
+	case fieldLong:
+		return v.Long
+	case fieldShort:
+		return v.Short
+	case fieldByte:
+		return v.Byte
+	}
+	return 0
+}
+
 // Text is the value as text: a string quoted, a float as Go prints a
 // float32, integers and booleans plain.
 func (v Value) Text() string {
@@ -265,7 +282,7 @@ func (v Value) Text() string {
 	case Float:
 		return strconv.FormatFloat(float64(v.Float), 'g', -1, 32)
 	case Long, Short, Byte, EHandle, PlayerController:
-		return strconv.FormatInt(int64(v.Int), 10)
+		return strconv.FormatInt(int64(v.Int()), 10)
 	case Bool:
 		return strconv.FormatBool(v.Bool)
 	case Uint64:
@@ -288,7 +305,7 @@ func (v Value) AppendJSON(b []byte) []byte {
 		}
 		return strconv.AppendFloat(b, f, 'g', -1, 32)
 	case Long, Short, Byte, EHandle, PlayerController:
-		return strconv.AppendInt(b, int64(v.Int), 10)
+		return strconv.AppendInt(b, int64(v.Int()), 10)
 	case Bool:
 		return strconv.AppendBool(b, v.Bool)
 	case Uint64:
@@ -367,10 +384,14 @@ func parseValue(b []byte) (Value, error) {
 			val.Str = string(d)
 		case fieldFloat:
 			val.Float = math.Float32frombits(uint32(v))
-		case fieldLong, fieldShort, fieldByte:
-			// int32 on the wire: a negative value is sign-extended to
-			// ten bytes, and only its low 32 bits count.
-			val.Int = int32(v)
+		// int32 on the wire: a negative value is sign-extended to ten
+		// bytes, and only its low 32 bits count.
+		case fieldLong:
+			val.Long = int32(v)
+		case fieldShort:
+			val.Short = int32(v)
+		case fieldByte:
+			val.Byte = int32(v)
 		case fieldBool:
 			val.Bool = v != 0
 		case fieldUint64:

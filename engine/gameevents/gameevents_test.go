@@ -264,6 +264,14 @@ func TestTrackerResolvesAgainstTheListInForce(t *testing.T) {
 	if m := r.Mismatches(); len(m) != 1 || !strings.Contains(m[0], "0 keys, the message 1") {
 		t.Errorf("mismatches %q", m)
 	}
+	// A long sent in val_short: read from val_long (0), and said.
+	r, _, _ = tr.Handle(EventMessage, event(3, value(PlayerController, 5, uint64(2)), value(Short, 5, uint64(1)), value(Long, 5, uint64(9))))
+	if r.Keys[2].Text() != "0" || !r.Keys[2].Has(5) {
+		t.Errorf("a long in val_short reads %s", r.Keys[2].Text())
+	}
+	if m := r.Mismatches(); len(m) != 2 || !strings.Contains(m[1], "key 2 (long, read from val_long) holds a value in another field") {
+		t.Errorf("mismatches %q", m)
+	}
 	// A second list adds its new names to Defined, once.
 	tr.Handle(ListMessage, list(descriptor(4, "x"), descriptor(5, "y")))
 	if tr.Lists != 2 || strings.Join(tr.Defined, ",") != "player_death,x,y" {
@@ -308,4 +316,18 @@ func FuzzParse(f *testing.F) {
 			_ = r.Mismatches()
 		}
 	})
+}
+
+func TestResolvedJSON(t *testing.T) {
+	var tr Tracker
+	ev := event(3, value(PlayerController, 5, uint64(2)), value(String, 2, "a\"b"), value(Uint64, 8, uint64(1)<<63))
+	r, _ := tr.Resolve(ev)
+	if got, want := string(r.AppendJSON(nil, -1)), `{"tick":-1,"id":3,"name":null,"keys":{"0":2,"1":"a\"b","2":9223372036854775808}}`; got != want {
+		t.Errorf("without a list:\n%s\nwant\n%s", got, want)
+	}
+	tr.SetList(&List{Descriptors: []Descriptor{{ID: 3, Name: "e", Keys: []KeyDesc{{PlayerController, "userid"}, {String, "s"}, {Uint64, "xuid"}}}}, byID: map[int32]int{3: 0}})
+	r, _ = tr.Resolve(ev)
+	if got, want := string(r.AppendJSON(nil, 12)), `{"tick":12,"id":3,"name":"e","keys":{"userid":2,"s":"a\"b","xuid":9223372036854775808}}`; got != want {
+		t.Errorf("with the list:\n%s\nwant\n%s", got, want)
+	}
 }

@@ -106,7 +106,8 @@ func (r *Resolved) Declared(i int) KeyType {
 
 // Mismatches says where the message differs from its list entry: another
 // number of values than the entry has keys, a value tagged with another
-// type than its key's. None when there is no entry to hold it to.
+// type than its key's, a value held in a field its type does not read.
+// None when there is no entry to hold it to.
 func (r *Resolved) Mismatches() []string {
 	if r.Desc == nil {
 		return nil
@@ -118,6 +119,11 @@ func (r *Resolved) Mismatches() []string {
 	for i := range min(len(r.Keys), len(r.Desc.Keys)) {
 		if k := r.Desc.Keys[i]; r.Keys[i].Type != k.Type {
 			out = append(out, fmt.Sprintf("key %s is declared %s, sent as %s", k.Name, k.Type, r.Keys[i].Type))
+		}
+	}
+	for i, v := range r.Keys {
+		if f := v.Type.Field(); f != 0 && v.Fields&^(1<<f) != 0 {
+			out = append(out, fmt.Sprintf("key %s (%s, read from %s) holds a value in another field", r.KeyName(i), v.Type, keyFieldNames[f]))
 		}
 	}
 	return out
@@ -132,4 +138,31 @@ func (r *Resolved) Why() string {
 		return "the file has sent no event list (GE_Source1LegacyGameEventList) before it"
 	}
 	return fmt.Sprintf("the event list has no entry of id %d", r.ID)
+}
+
+// AppendJSON appends the event as one JSON object, the form `dembug events
+// --json` prints: {"tick","id","name","keys":{key:value}}, keys in the
+// list entry's order; the name null for an event known by its id alone,
+// whose keys are named by position.
+func (r *Resolved) AppendJSON(b []byte, tick int32) []byte {
+	b = append(b, `{"tick":`...)
+	b = strconv.AppendInt(b, int64(tick), 10)
+	b = append(b, `,"id":`...)
+	b = strconv.AppendInt(b, int64(r.ID), 10)
+	b = append(b, `,"name":`...)
+	if n := r.Name(); n != "" {
+		b = appendJSONString(b, n)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"keys":{`...)
+	for i, v := range r.Keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, r.KeyName(i))
+		b = append(b, ':')
+		b = v.AppendJSON(b)
+	}
+	return append(b, "}}"...)
 }
