@@ -161,5 +161,11 @@ func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r 
 	if runErr != nil {
 		return fmt.Errorf("%s: %w", path, runErr)
 	}
+	if m := r.FirstMisaligned; m != nil {
+		// The state is written (it holds up to there), but from that
+		// message on its values are reads at wrong bits: exit 1, as check.
+		fmt.Fprintf(errw, "dembug: %s: the state is not to be trusted from the first misaligned message on: %v (dembug check says what an unknown name behaves as)\n", path, m)
+		return &ExitError{Code: 1}
+	}
 	return nil
 }
