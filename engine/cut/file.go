@@ -14,7 +14,10 @@ import (
 // folder, renamed into place: a failed write leaves no partial file, and
 // neither does an interrupt or a kill (SIGINT, SIGTERM) while it writes.
 func WriteFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("cannot write %s: it is a folder; name the file to write in it, such as %s", path, filepath.Join(path, "cut.dem"))
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPattern(filepath.Base(path)))
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, pathErr(err))
 	}
@@ -39,6 +42,20 @@ func WriteFile(path string, data []byte) error {
 		return fmt.Errorf("cannot write %s: %v", path, pathErr(werr))
 	}
 	return nil
+}
+
+// maxNameBytes is the longest file name most file systems take (NAME_MAX).
+const maxNameBytes = 255
+
+// tempPattern is the temporary file's name pattern for a cut named base:
+// hidden, beside it, named after it where that fits in a file name (the
+// random part takes up to 10 bytes), else after dembug: a legal name of
+// 254 bytes must not be refused for its temporary one.
+func tempPattern(base string) string {
+	if p := "." + base + ".*"; len(p)-1+10 <= maxNameBytes {
+		return p
+	}
+	return ".dembug-cut.*"
 }
 
 // testHookWriting, when set, is called with the temporary file's name once

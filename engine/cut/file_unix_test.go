@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -55,5 +56,32 @@ func TestSignalLeavesNoPartialCut(t *testing.T) {
 		if left, _ := os.ReadDir(dir); len(left) != 0 {
 			t.Errorf("SIG%s: left behind: %v", name, left)
 		}
+	}
+}
+
+// Any name a file may have is written, 255 bytes long included (its
+// temporary name must fit too), and a folder named as the cut is refused
+// as a folder, not with "file exists".
+func TestWriteFileNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{5, 200, 244, 254, 255} {
+		name := strings.Repeat("a", n-4) + ".dem"
+		if err := WriteFile(filepath.Join(dir, name), []byte("cut")); err != nil {
+			t.Errorf("a name of %d bytes: %v", n, err)
+		}
+	}
+	if err := WriteFile(filepath.Join(dir, strings.Repeat("a", 256)), []byte("cut")); err == nil {
+		t.Errorf("a name of 256 bytes written")
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(sub, []byte("cut")); err == nil || !strings.Contains(err.Error(), "it is a folder") {
+		t.Errorf("a folder named as the cut: %v", err)
+	}
+	left, _ := os.ReadDir(dir)
+	if len(left) != 6 {
+		t.Errorf("%d files in the folder, want the 5 cuts and the folder: %v", len(left), left)
 	}
 }
