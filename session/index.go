@@ -184,6 +184,7 @@ type Index struct {
 	// message (nil for none), where the inference starts.
 	FirstMisaligned *Location
 	Classes         []string // class names by the ids in UpdateInfo
+	Events          []EventInfo // game events in file order (events.go)
 	Err             *IndexError
 	EndNote         string // said at the end of the timeline (a file without DEM_Stop)
 	Done            bool
@@ -306,6 +307,7 @@ func (ix *Index) Append(ch *Chunk) {
 		ix.Keyframes = ch.Keyframes
 	}
 	ix.Classes = append(ix.Classes, ch.Classes...)
+	ix.Events = append(ix.Events, ch.Events...)
 	ix.Commands = growTo(ix.Commands, len(ch.Commands), ch.Pos, ix.Size)
 	for _, c := range ch.Commands {
 		c.First = ix.numUpdates

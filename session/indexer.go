@@ -11,6 +11,7 @@ import (
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/gameevents"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/msgnames"
 	"github.com/dembug/dembug/engine/provenance"
@@ -33,6 +34,7 @@ type Chunk struct {
 	// FirstMisaligned (with Done) is the decode's first misaligned
 	// message, nil for none: where the inference starts (File.Infer).
 	FirstMisaligned *Location
+	Events          []EventInfo // game events found since the last chunk (events.go)
 }
 
 // Keyframe settings of the index pass: a keyframe about every
@@ -77,6 +79,9 @@ type Indexer struct {
 	peSlab    []PEInfo     // where packet-entities summaries are cut from
 
 	schema *schema.Schema
+
+	events gameevents.Tracker // the event list in force (events.go)
+	evOut  []EventInfo
 }
 
 // NewIndexer starts an index pass over a file's bytes.
@@ -132,6 +137,9 @@ func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
 		Novel: ix.r.Format.NotedAt(loc.Command, m.Index),
 	})
+	if m.Type == gameevents.ListMessage || m.Type == gameevents.EventMessage {
+		ix.event(loc, m)
+	}
 }
 
 // class is the index's id of a class name.
@@ -442,6 +450,7 @@ func (ix *Indexer) flush(ch *Chunk) {
 	// MiB: a file of millions of tiny commands makes chunks of millions.
 	ch.Commands, ix.out = ix.out, make([]Command, 0, min(len(ix.out)+len(ix.out)/4, 1<<16))
 	ch.Classes, ix.fresh = ix.fresh, nil
+	ch.Events, ix.evOut = ix.evOut, nil
 	ch.Keyframes = ix.ks
 	if ix.r != nil {
 		ch.Game = ix.r.Game
