@@ -2,11 +2,11 @@ package mapfile
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"github.com/dembug/dembug/engine/container"
@@ -20,10 +20,40 @@ import (
 // lowest there is), then the deltas from it for as long as they follow one
 // another. The capture stops where the next delta is missing.
 
-// captureSync is what dembug reads of sync.json.
+// captureSync is what dembug reads of sync.json: the fragments to start
+// from (-1: not given).
 type captureSync struct {
-	Fragment       *int `json:"fragment"`
-	SignupFragment *int `json:"signup_fragment"`
+	Fragment, SignupFragment int
+}
+
+// parseSync reads sync.json's fragment numbers (its other keys are no
+// concern of dembug's); an error says what is wrong in words, not in Go's
+// type names.
+func parseSync(path string, b []byte) (captureSync, error) {
+	s := captureSync{Fragment: -1, SignupFragment: -1}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return s, fmt.Errorf("cannot read %s: not a JSON object", path)
+		}
+		return s, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	for _, k := range []struct {
+		key string
+		to  *int
+	}{{"fragment", &s.Fragment}, {"signup_fragment", &s.SignupFragment}} {
+		raw, ok := keys[k.key]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		n, err := strconv.ParseInt(string(raw), 10, 32)
+		if err != nil {
+			return s, fmt.Errorf("cannot read %s: %q is %.40s, not a fragment number", path, k.key, raw)
+		}
+		*k.to = int(n) // a number no folder has is passed over, as before
+	}
+	return s, nil
 }
 
 // captureDir says whether path is a capture: a folder holding fragment
@@ -36,7 +66,7 @@ func captureDir(path string) (string, bool) {
 		return "", false
 	}
 	if st.IsDir() {
-		return path, len(fragmentNumbers(path, "start.bin")) > 0
+		return path, len(fragmentFolders(path, "start.bin")) > 0
 	}
 	var dir string
 	switch filepath.Base(path) {
@@ -50,7 +80,7 @@ func captureDir(path string) (string, bool) {
 	if startsWithMagic(path) {
 		return "", false // a replay named so
 	}
-	return dir, len(fragmentNumbers(dir, "start.bin")) > 0
+	return dir, len(fragmentFolders(dir, "start.bin")) > 0
 }
 
 // startsWithMagic reports whether the file at path begins with a .dem
@@ -67,57 +97,75 @@ func startsWithMagic(path string) bool {
 	return err == nil && string(b[:]) == container.Magic
 }
 
-// fragmentNumbers lists the numbered folders of dir holding file, in order.
-func fragmentNumbers(dir, file string) []int {
+// fragmentFolders maps the fragment numbers of dir's numbered folders
+// holding file to the folders' names: a folder may be named 00 or +35, and
+// what is read is named by the folder that is there. Where two names give
+// one number, the plain decimal one is taken.
+func fragmentFolders(dir, file string) map[int]string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	var out []int
+	out := map[int]string{}
 	for _, e := range ents {
 		n, err := strconv.Atoi(e.Name())
 		if err != nil || n < 0 || !e.IsDir() {
 			continue
 		}
+		if old, ok := out[n]; ok && old == strconv.Itoa(n) {
+			continue
+		}
 		if st, err := os.Stat(filepath.Join(dir, e.Name(), file)); err == nil && st.Mode().IsRegular() {
-			out = append(out, n)
+			out[n] = e.Name()
 		}
 	}
-	sort.Ints(out)
 	return out
+}
+
+// lowest is the lowest fragment number of folders (folders not empty).
+func lowest(folders map[int]string) int {
+	first := -1
+	for n := range folders {
+		if first < 0 || n < first {
+			first = n
+		}
+	}
+	return first
 }
 
 // readCapture assembles the capture in dir.
 func readCapture(dir string) ([]byte, error) {
-	var sync captureSync
-	if b, err := os.ReadFile(filepath.Join(dir, "sync.json")); err == nil {
-		if err := json.Unmarshal(b, &sync); err != nil {
-			return nil, fmt.Errorf("cannot read %s: %v", filepath.Join(dir, "sync.json"), err)
+	sync := captureSync{Fragment: -1, SignupFragment: -1}
+	syncPath := filepath.Join(dir, "sync.json")
+	if b, err := os.ReadFile(syncPath); err == nil {
+		if sync, err = parseSync(syncPath, b); err != nil {
+			return nil, err
 		}
 	}
-	starts := fragmentNumbers(dir, "start.bin")
+	starts := fragmentFolders(dir, "start.bin")
 	if len(starts) == 0 {
 		return nil, fmt.Errorf("cannot read %s: no N/start.bin (a broadcast capture's signon)", dir)
 	}
-	signon := starts[0]
-	if sync.SignupFragment != nil && contains(starts, *sync.SignupFragment) {
-		signon = *sync.SignupFragment
+	signon := lowest(starts)
+	if _, ok := starts[sync.SignupFragment]; ok {
+		signon = sync.SignupFragment
 	}
-	fulls := fragmentNumbers(dir, "full.bin")
+	fulls := fragmentFolders(dir, "full.bin")
 	if len(fulls) == 0 {
 		return nil, fmt.Errorf("cannot read %s: no N/full.bin (a full frame to start from)", dir)
 	}
-	first := fulls[0]
-	if sync.Fragment != nil && contains(fulls, *sync.Fragment) {
-		first = *sync.Fragment
+	first := lowest(fulls)
+	if _, ok := fulls[sync.Fragment]; ok {
+		first = sync.Fragment
 	}
-	names := []string{fmt.Sprintf("%d/start.bin", signon), fmt.Sprintf("%d/full.bin", first)}
+	deltas := fragmentFolders(dir, "delta.bin")
+	names := []string{starts[signon] + "/start.bin", fulls[first] + "/full.bin"}
 	for n := first; ; n++ {
-		name := fmt.Sprintf("%d/delta.bin", n)
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		folder, ok := deltas[n]
+		if !ok {
 			break
 		}
-		names = append(names, name)
+		names = append(names, folder+"/delta.bin")
 	}
 	frags := make([]container.Fragment, 0, len(names))
 	total := 0
@@ -138,11 +186,6 @@ func readCapture(dir string) ([]byte, error) {
 		frags = append(frags, container.Fragment{Name: name, Data: data})
 	}
 	return container.AssembleCapture(frags), nil
-}
-
-func contains(xs []int, x int) bool {
-	i := sort.SearchInts(xs, x)
-	return i < len(xs) && xs[i] == x
 }
 
 // Overwrites reports whether writing the file out would change what

@@ -104,3 +104,66 @@ func TestOverwritesCaptureFiles(t *testing.T) {
 		t.Errorf("a replay file: overwritten only by itself")
 	}
 }
+
+// Fragment folders named otherwise than plainly (00, +5) are read by the
+// names they have (the capture named paths that did not exist); a plain
+// name wins over another spelling of its number.
+func TestCaptureFolderNamesAsTheyAre(t *testing.T) {
+	dir := t.TempDir()
+	writeFrag(t, dir, "00/start.bin", cmd(8, 0, []byte{1}))
+	writeFrag(t, dir, "+5/full.bin", cmd(7, 50, []byte{3}))
+	writeFrag(t, dir, "+5/delta.bin", cmd(7, 51, []byte{4}))
+	writeFrag(t, dir, "06/delta.bin", cmd(7, 61, []byte{5}))
+	writeFrag(t, dir, "7/delta.bin", cmd(7, 71, []byte{6}))
+	writeFrag(t, dir, "007/delta.bin", cmd(7, 71, []byte{7}))
+	data, err := ReadFile(filepath.Join(dir, "06", "delta.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := container.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range r.Segments() {
+		names = append(names, s.Name)
+		if _, err := os.Stat(filepath.Join(dir, s.Name)); err != nil {
+			t.Errorf("segment %s: %v", s.Name, err)
+		}
+	}
+	if got := strings.Join(names, " "); got != "00/start.bin +5/full.bin +5/delta.bin 06/delta.bin 7/delta.bin" {
+		t.Fatalf("fragments %s", got)
+	}
+}
+
+// A sync.json with keys of the wrong type says which key and what it
+// holds, in words, not Go's type names; keys dembug does not read may hold
+// anything.
+func TestCaptureSyncOfWrongTypes(t *testing.T) {
+	dir := t.TempDir()
+	writeFrag(t, dir, "0/start.bin", cmd(8, 0, []byte{1}))
+	writeFrag(t, dir, "5/full.bin", cmd(7, 50, []byte{3}))
+	for sync, want := range map[string]string{
+		`{"fragment": "5"}`:                        `"fragment" is "5", not a fragment number`,
+		`{"fragment": 5, "signup_fragment": true}`: `"signup_fragment" is true, not a fragment number`,
+		`{"fragment": 5.5}`:                        `"fragment" is 5.5, not a fragment number`,
+		`{"fragment": {"a": 1}}`:                   `"fragment" is {"a": 1}, not a fragment number`,
+		`[5]`:                                      `sync.json: not a JSON object`,
+		`"5"`:                                      `sync.json: not a JSON object`,
+		`{"fragment": 5`:                           `sync.json: unexpected end of JSON input`,
+		`{"fragment": 5, "map": 3, "tps": "x"}`:    "",
+		`{"fragment": null}`:                       "",
+		`{"fragment": 99999999999}`:                `"fragment" is 99999999999, not a fragment number`,
+	} {
+		writeFrag(t, dir, "sync.json", []byte(sync))
+		_, err := ReadFile(dir)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", sync, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: %v; want %q", sync, err, want)
+		case err != nil && (strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "int")):
+			t.Errorf("%s: %v names Go's types", sync, err)
+		}
+	}
+}
