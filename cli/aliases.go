@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,16 +13,56 @@ import (
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// addAsFlag registers the repeatable --as NAME=KNOWN flag.
+// addAsFlag registers the repeatable --as NAME=KNOWN flag, and beside it
+// --decoders, the reading decoder choice starts from: every command that
+// takes --as takes both.
 func addAsFlag(cmd *cobra.Command, as *[]string) {
 	cmd.Flags().StringArrayVar(as, "as", nil,
 		"decode a type or encoder decoder choice does not know as a known one, NAME=KNOWN (repeatable; check suggests them)")
+	cmd.Flags().Var(&readingFlag{as: as}, "decoders",
+		"the `reading` decoder choice starts from: game, the seed's tables with the corrections the game's values prove (docs/corrections.md), or seed, the seed's tables alone (what gem, Manta, demoinfocs and the rest read)")
 }
 
-// parseAs reads --as values. The game is not known before the file header,
-// so every game's known names are accepted.
+// readingFlag is --decoders. It rides in the --as values (as one entry no
+// --as can spell) so that every command reading them through parseAs
+// reads the reading too.
+type readingFlag struct {
+	as    *[]string
+	value string
+}
+
+// seedReading is the entry --decoders seed adds to the --as values.
+const seedReading = "\x00decoders=seed"
+
+func (f *readingFlag) String() string {
+	if f.value == "" {
+		return "game"
+	}
+	return f.value
+}
+
+func (f *readingFlag) Type() string { return "reading" }
+
+func (f *readingFlag) Set(v string) error {
+	switch v {
+	case "seed":
+		*f.as = append(*f.as, seedReading)
+	case "game":
+		*f.as = slices.DeleteFunc(*f.as, func(s string) bool { return s == seedReading })
+	default:
+		return fmt.Errorf("want game (the default) or seed, not %q", v)
+	}
+	f.value = v
+	return nil
+}
+
+// parseAs reads --as values (and --decoders). The game is not known
+// before the file header, so every game's known names are accepted.
 func parseAs(as []string) (schema.Aliases, error) {
-	return schema.ParseAliases(as, game.Unknown)
+	seed := slices.Contains(as, seedReading)
+	a, err := schema.ParseAliases(slices.DeleteFunc(slices.Clone(as), func(s string) bool { return s == seedReading }), game.Unknown)
+	a.Seed = seed
+	return a, err
 }
 
 // openWith opens data to be decoded under aliases a.

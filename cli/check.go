@@ -56,6 +56,10 @@ type CheckResult struct {
 	FormatReport
 	// Warnings are --as names the file lacks (missingAliases).
 	Warnings []string `json:"warnings,omitempty"`
+	// Corrections are the game's corrections of decoder choice that
+	// this file's fields read, each held against the file's values
+	// (none with --decoders seed).
+	Corrections []CorrectionReport `json:"corrections,omitempty"`
 
 	unreadable bool // the file could not be read at all
 }
@@ -206,6 +210,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 			res.ConfirmedMisaligned = &n
 		}
 	}
+	res.Corrections = correctionReports(infer.CorrectionEvidence(r))
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
 		if inf := session.InferenceOf(ch); inf != nil && inf.Break != nil || diagnoseMisalignment {
@@ -280,7 +285,7 @@ func checkCmd() *cobra.Command {
 	var mute []string
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
-		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error or misalignment",
+		Short: "Decode every command and entity update; one summary line per file, exit 1 on any error, misalignment, or value read wrongly",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -308,7 +313,7 @@ func checkCmd() *cobra.Command {
 			results := checkFiles(args, runtime.GOMAXPROCS(0), o)
 			for i, path := range args {
 				res := <-results[i]
-				bad := res.Error != "" || res.Misaligned > 0
+				bad := res.Error != "" || res.Misaligned > 0 || res.hidesValues()
 				failed = failed || bad
 				if asJSON {
 					b, _ := json.Marshal(res)
@@ -360,6 +365,9 @@ func checkCmd() *cobra.Command {
 						fmt.Fprintf(errw, "; new since --since: %s", strings.Join(names, ", "))
 					}
 					fmt.Fprintln(errw)
+				}
+				if !asJSON {
+					printContradicted(out, path, res.Corrections)
 				}
 				for _, f := range res.Inferred {
 					if f.Basis == infer.BasisValues {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
@@ -66,5 +67,51 @@ func writeValueVerdicts(w io.Writer, r *replay.Replay) {
 	fmt.Fprintf(w, "Their values show %d of them read wrongly while every bit lines up (the default decoder stays unless --as says otherwise; docs/patches.md):\n", len(lines))
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
+	}
+}
+
+// hidesValues reports whether the file's values show a type read wrongly
+// while every bit lines up (a values finding on a name no table knows),
+// or contradict a correction: check fails on either, as a patch that
+// changed a type's encoding shows no other way.
+func (res *CheckResult) hidesValues() bool {
+	for _, f := range res.Inferred {
+		if f.Basis == infer.BasisValues {
+			return true
+		}
+	}
+	for _, c := range res.Corrections {
+		if c.Status == evidence.Contradicted.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// CorrectionReport is one entry of check --json's "corrections": a
+// correction of decoder choice the file's fields read, and what the
+// file's values say of it.
+type CorrectionReport struct {
+	Type     string `json:"type"`
+	As       string `json:"as"`
+	Status   string `json:"status"` // confirmed, unchecked or contradicted
+	Evidence string `json:"evidence"`
+}
+
+func correctionReports(cs []infer.CorrectionCheck) []CorrectionReport {
+	var out []CorrectionReport
+	for _, c := range cs {
+		out = append(out, CorrectionReport{Type: c.Correction.Type, As: c.Correction.As, Status: c.Status.String(), Evidence: c.Text})
+	}
+	return out
+}
+
+// printContradicted says which corrections the file's values contradict.
+func printContradicted(w io.Writer, path string, cs []CorrectionReport) {
+	for _, c := range cs {
+		if c.Status == evidence.Contradicted.String() {
+			fmt.Fprintf(w, "%s: correction: type %s is read as %s (the game's reading, docs/corrections.md), but this file's values contradict it (%s); --decoders seed reads it the seed's way, --as %s=KNOWN another\n",
+				path, c.Type, c.As, c.Evidence, c.Type)
+		}
 	}
 }

@@ -2,28 +2,29 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/dembug/dembug/engine/writer"
 )
 
-// A signed type renamed breaks no bit: check exits 0, says what the
-// renamed type's values show, and offers the --as; --json carries it in
-// "inferred" with basis "values" and in "rerun"; schema --diff says the
-// rename in one line.
+// A signed type renamed breaks no bit, yet every value is wrong: check
+// exits 1, says what the renamed type's values show, and offers the --as;
+// --json carries it in "inferred" with basis "values" and in "rerun";
+// schema --diff says the rename in one line.
 func TestCheckReportsASilentRename(t *testing.T) {
 	patched, orig := patchedFile(t, writer.Rename{From: "int32", To: "NetworkedInt32"})
 	out, errw, err := runDembug("check", patched)
-	if err != nil {
-		t.Fatalf("check: %v\n%s", err, errw)
+	if code := exitCode(err); code != 1 {
+		t.Fatalf("check of a silently patched file: exit %d (%v), want 1\n%s", code, err, errw)
 	}
 	if !strings.Contains(out, patched+": values: type NetworkedInt32 reads like a signed varint read unsigned (") ||
 		!strings.Contains(out, "--as NetworkedInt32=int32") || !strings.Contains(out, "rerun with: dembug check") {
 		t.Fatalf("check output:\n%s", out)
 	}
 	js, _, err := runDembug("check", "--json", patched)
-	if err != nil {
+	if exitCode(err) != 1 {
 		t.Fatal(err)
 	}
 	var res CheckResult
@@ -72,4 +73,16 @@ func TestCheckAlignmentFindingsSayTheirBasis(t *testing.T) {
 	if res.Misaligned == 0 || len(res.Inferred) == 0 || res.Inferred[0].Unknown != "PatchedGameTime_t" || res.Inferred[0].Basis != "alignment" {
 		t.Fatalf("misaligned %d, inferred %+v", res.Misaligned, res.Inferred)
 	}
+}
+
+// exitCode is the exit status an error of runDembug stands for.
+func exitCode(err error) int {
+	var ee *ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.Code
+	}
+	return -1
 }

@@ -68,7 +68,7 @@ func Count(t *entity.Table) int {
 // last command at or before each tick.
 func CountsAt(tb testing.TB, data []byte, ticks []int32) map[int32]int {
 	tb.Helper()
-	r, err := replay.Open(data)
+	r, err := openAsParsersRead(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func CountsAt(tb testing.TB, data []byte, ticks []int32) map[int32]int {
 // packet-entities messages, in order, each once.
 func EntityTicks(tb testing.TB, data []byte, from int32) []int32 {
 	tb.Helper()
-	r, err := replay.Open(data)
+	r, err := openAsParsersRead(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func LastTick(tb testing.TB, data []byte) int32 {
 // decodeAll is dembug's decode of data to its end.
 func decodeAll(tb testing.TB, data []byte) *replay.Replay {
 	tb.Helper()
-	r, err := replay.Open(data)
+	r, err := openAsParsersRead(data)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -56,7 +56,7 @@ type Reading struct {
 // ReadDembug decodes data to its end, recording every update.
 func ReadDembug(t testing.TB, data []byte) Reading {
 	t.Helper()
-	r, err := replay.Open(data)
+	r, err := openAsParsersRead(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,4 +192,16 @@ func sameFloat(g float32, w float64) bool {
 // Mismatch describes a value that differs.
 func Mismatch(parser string, w Value, got any) string {
 	return fmt.Sprintf("%s %v (%T), dembug %v", parser, got, got, w.V)
+}
+
+// openAsParsersRead opens data to be decoded by the seed's tables alone
+// (--decoders seed): what Manta and demoinfocs read, so that a value they
+// read doubled (a tick, a player id) is dembug's value too.
+func openAsParsersRead(data []byte) (*replay.Replay, error) {
+	r, err := replay.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	r.Aliases = schema.Aliases{Seed: true}
+	return r, nil
 }

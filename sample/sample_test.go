@@ -199,7 +199,7 @@ func TestSampleLandmarks(t *testing.T) {
 		{"m_pGameRules.m_nHeroPickState", decoder.FamDefault, 8, "7"},
 		{"m_pGameRules.m_flHeroPickStateTransitionTime", decoder.FamNoScale, 32, "0"},
 		{"m_pGameRules.m_iPlayerIDsInControl", decoder.FamFixed64, 64, "2"},
-		{"m_pGameRules.m_iCaptainPlayerIDs.0001", decoder.FamDefault, 8, "16"},
+		{"m_pGameRules.m_iCaptainPlayerIDs.0001", decoder.FamSigned, 8, "8"}, // PlayerID_t, corrected (the seed reads 16)
 	}
 	var names []string
 	for _, m := range msgs {

@@ -44,16 +44,33 @@ func (t *Table) discardEvidence() {
 	}
 }
 
-// observe counts the value a watched field's decoder has just read (the
-// reader is right after it). A value of 2^28 or more took five bytes: the
-// fifth says what a 32-bit read cut.
-func (t *Table) observe(w uint16, v *decoder.Value, r *bitio.Reader) {
+// observe counts the value a watched field's decoder d has just read (the
+// reader is right after it) as the varint it was on the wire. For the
+// default decoder a value of 2^28 or more took five bytes: the fifth says
+// what a 32-bit read cut. A corrected field's value (a zigzag or 64-bit
+// read) is turned back into the varint it came from.
+func (t *Table) observe(d *decoder.Decoder, v *decoder.Value, r *bitio.Reader) {
 	if t.Evidence == nil || t.whatIf != nil {
+		return
+	}
+	switch d.Family {
+	case decoder.FamSigned:
+		t.Evidence.ObserveWide(d.Watch, uint64(zigzag32(int32(int64(v.U)))))
+		return
+	case decoder.FamSigned64:
+		t.Evidence.ObserveWide(d.Watch, zigzag64(int64(v.U)))
+		return
+	case decoder.FamUnsigned64:
+		t.Evidence.ObserveWide(d.Watch, v.U)
 		return
 	}
 	var fifth uint8
 	if v.U >= 1<<28 && r.Pos() >= 8 {
 		fifth = uint8(r.WindowAt(r.Pos() - 8))
 	}
-	t.Evidence.Observe(w, v.U, fifth)
+	t.Evidence.Observe(d.Watch, v.U, fifth)
 }
+
+// zigzag32 and zigzag64 are the varints a signed value was sent as.
+func zigzag32(v int32) uint32 { return uint32(v<<1) ^ uint32(v>>31) }
+func zigzag64(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }

@@ -362,7 +362,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 						}
 						f.dec.DecodeTo(r, f.dst)
 						if f.dec.Watch != 0 {
-							t.observe(f.dec.Watch, f.dst, r)
+							t.observe(f.dec, f.dst, r)
 						}
 						if r.Overflowed() {
 							res.Fields += i
@@ -763,7 +763,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 			rec.Updates[update].NumFields++
 		}
 		if tg.dec.Watch != 0 {
-			t.observe(tg.dec.Watch, dst, r) // reads r and dst, moves neither
+			t.observe(tg.dec, dst, r) // reads r and dst, moves neither
 		}
 		if r.Overflowed() {
 			return i, valueError(p, tg.dec, r)

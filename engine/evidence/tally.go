@@ -16,6 +16,11 @@ type Tally struct {
 	EvenMax uint64 // the largest nonzero even value
 	Cut     uint64 // values whose varint held more than 32 bits (the read kept the low 32)
 	CutMax  uint64 // the widest of them, whole
+	// Ticks held against the server tick (net_Tick) of their message:
+	// TickSeen nonzero values read while a server tick was known, of
+	// which TickHalf are within a quarter of it halved (a zigzag tick)
+	// and TickWhole within a quarter of it as read (an unsigned tick).
+	TickSeen, TickHalf, TickWhole uint64
 	// seen marks distinct values: bit v for v < 256, and above that one
 	// of 256 bits per parity chosen by a hash (bits 256..511 even,
 	// 512..767 odd). Popcounts are lower bounds of the distinct counts.
@@ -33,13 +38,25 @@ func hashBit(v uint64) uint {
 // (a value of 2^28 or more), else 0: its bits above the fourth are what a
 // 32-bit read cut.
 func (t *Tally) Add(v uint64, fifth uint8) {
-	t.N++
 	if fifth&0x70 != 0 {
-		t.Cut++
-		wide := v&(1<<28-1) | uint64(fifth&0x7f)<<28
-		t.CutMax = max(t.CutMax, wide)
-		v = wide
+		t.AddWide(v&(1<<28-1) | uint64(fifth&0x7f)<<28)
+		return
 	}
+	t.add(v)
+}
+
+// AddWide counts one value read whole (a 64-bit read, or a 32-bit read's
+// value with the bits it cut put back): above 32 bits it counts as cut.
+func (t *Tally) AddWide(v uint64) {
+	if v>>32 != 0 {
+		t.Cut++
+		t.CutMax = max(t.CutMax, v)
+	}
+	t.add(v)
+}
+
+func (t *Tally) add(v uint64) {
+	t.N++
 	switch {
 	case v == 0:
 		t.Zero++
@@ -60,6 +77,29 @@ func (t *Tally) Add(v uint64, fifth uint8) {
 	t.seen[b>>6] |= 1 << (b & 63)
 }
 
+// AddTick holds value v, read in a message of server tick tick (0: not
+// known), against that tick.
+func (t *Tally) AddTick(v uint64, tick uint32) {
+	if tick == 0 || v == 0 {
+		return
+	}
+	t.TickSeen++
+	if v&1 == 0 && nearTick(v/2, tick) {
+		t.TickHalf++
+	}
+	if nearTick(v, tick) {
+		t.TickWhole++
+	}
+}
+
+// nearTick reports whether v is within a quarter of tick: a tick field
+// (the next think, the last update) sits a few ticks from the server's,
+// and the windows of v and 2v never overlap.
+func nearTick(v uint64, tick uint32) bool {
+	d := uint64(tick) / 4
+	return v+d >= uint64(tick) && v <= uint64(tick)+d
+}
+
 // Merge adds u's counts to t (the fields of one type, together).
 func (t *Tally) Merge(u *Tally) {
 	t.N += u.N
@@ -71,6 +111,9 @@ func (t *Tally) Merge(u *Tally) {
 	t.EvenMax = max(t.EvenMax, u.EvenMax)
 	t.Cut += u.Cut
 	t.CutMax = max(t.CutMax, u.CutMax)
+	t.TickSeen += u.TickSeen
+	t.TickHalf += u.TickHalf
+	t.TickWhole += u.TickWhole
 	for i := range t.seen {
 		t.seen[i] |= u.seen[i]
 	}
@@ -127,8 +170,13 @@ func (t *Tally) Seen(v uint8) bool { return t.seen[v>>6]&(1<<(v&63)) != 0 }
 type Set struct {
 	Tallies []Tally
 	Owner   any // what the watch numbers are numbers of (a schema)
-	gen     uint32
-	undo    []saved
+	// ServerTick is the server tick (net_Tick) of the message being
+	// decoded, 0 before the first; MaxClients the server's player slots
+	// (svc_ServerInfo), 0 when not given. The decode sets both.
+	ServerTick uint32
+	MaxClients int32
+	gen        uint32
+	undo       []saved
 }
 
 type saved struct {
@@ -164,6 +212,19 @@ func (s *Set) Discard() {
 // grows to w: a schema numbers its watched fields as it builds them, so
 // a class first decoded late brings numbers the set has not seen.
 func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
+	t := s.tally(w)
+	t.Add(v, fifth)
+	t.AddTick(v, s.ServerTick)
+}
+
+// ObserveWide is Observe for a value read whole (Tally.AddWide).
+func (s *Set) ObserveWide(w uint16, v uint64) {
+	t := s.tally(w)
+	t.AddWide(v)
+	t.AddTick(v, s.ServerTick)
+}
+
+func (s *Set) tally(w uint16) *Tally {
 	if int(w) >= len(s.Tallies) {
 		s.Resize(int(w) + 1)
 	}
@@ -172,5 +233,5 @@ func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 		s.undo = append(s.undo, saved{w, *t})
 		t.gen = s.gen
 	}
-	t.Add(v, fifth)
+	return t
 }

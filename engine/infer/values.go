@@ -33,8 +33,8 @@ func ValueEvidence(r *replay.Replay) []NameEvidence {
 	ts := r.Entities.Evidence.Tallies
 	for w := 1; w < len(ts); w++ {
 		f := r.Schema.WatchedField(uint16(w))
-		if f == nil || ts[w].N == 0 {
-			continue
+		if f == nil || ts[w].N == 0 || f.UnknownType == "" {
+			continue // (a corrected field: CorrectionEvidence)
 		}
 		ne := by[f.UnknownType]
 		if ne == nil {
@@ -73,6 +73,48 @@ func FieldEvidence(r *replay.Replay, f *schema.Field) *NameEvidence {
 	return &NameEvidence{Name: f.UnknownType, Tally: t, Fields: 1, Verdict: ev.Judge(t, 1)}
 }
 
+// CorrectionCheck is what one file's values say of one correction of
+// decoder choice (schema's correct.go).
+type CorrectionCheck struct {
+	Correction *schema.Correction
+	Tally      ev.Tally
+	Fields     int // fields that had values
+	ev.Recheck
+}
+
+// CorrectionEvidence holds, per correction the schema applied, the values
+// its fields read over a decode (replay's table with GatherEvidence)
+// against the correction's check; in the table's order. A correction no
+// field of the file read is absent.
+func CorrectionEvidence(r *replay.Replay) []CorrectionCheck {
+	if r == nil || r.Schema == nil || r.Entities.Evidence == nil {
+		return nil
+	}
+	by := map[*schema.Correction]*CorrectionCheck{}
+	ts := r.Entities.Evidence.Tallies
+	for w := 1; w < len(ts); w++ {
+		f := r.Schema.WatchedField(uint16(w))
+		if f == nil || f.Correction == nil || ts[w].N == 0 {
+			continue
+		}
+		cc := by[f.Correction]
+		if cc == nil {
+			cc = &CorrectionCheck{Correction: f.Correction}
+			by[f.Correction] = cc
+		}
+		cc.Tally.Merge(&ts[w])
+		cc.Fields++
+	}
+	var out []CorrectionCheck
+	for _, c := range schema.AllCorrections() {
+		if cc := by[c]; cc != nil {
+			cc.Recheck = ev.RecheckTally(c.Check, cc.Tally, cc.Fields, r.Server.MaxClients)
+			out = append(out, *cc)
+		}
+	}
+	return out
+}
+
 // addValueFindings adds a finding for each unknown type whose values, over
 // a whole-file decode (values: its ValueEvidence), show it read wrongly (a
 // name inferred from alignment already is left alone), and its alias to
@@ -89,8 +131,12 @@ func (ch *Checked) addValueFindings(values []NameEvidence) {
 		if v.Kind == ev.Unsure || found[ne.Name] {
 			continue
 		}
+		evidence := v.Evidence
+		if t := &ne.Tally; v.Kind == ev.Signed && t.TickHalf > t.TickWhole && t.TickText() != "" {
+			evidence += "; " + t.TickText() // a tick type read unsigned
+		}
 		ch.Findings = append(ch.Findings, Finding{Kind: schema.KindType, Unknown: ne.Name, As: v.As, Fields: v.Fields,
-			Evidence: v.Evidence, Basis: BasisValues, Values: v.Values, Reads: v.Reads})
+			Evidence: evidence, Basis: BasisValues, Values: v.Values, Reads: v.Reads})
 		ch.Aliases = ch.Aliases.With(schema.KindType, ne.Name, v.As)
 	}
 }

@@ -470,6 +470,10 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 		return errors.New("entities before the schema (no DEM_SendTables yet)")
 	}
 	r.pe = pe
+	if ev := r.Entities.Evidence; ev != nil {
+		// Value evidence holds tick and player fields against these.
+		ev.ServerTick, ev.MaxClients = r.NetTick, r.Server.MaxClients
+	}
 	var rec *provenance.Message
 	if r.Hooks.Record != nil {
 		rec = r.Hooks.Record(loc)

@@ -25,14 +25,19 @@ const (
 type Aliases struct {
 	Types    map[string]string
 	Encoders map[string]string
+	// Seed reads by the seed's tables alone, without the game's
+	// corrections (correct.go; --decoders seed): what the public
+	// parsers read. It travels with the aliases because every decode
+	// that takes them takes it too.
+	Seed bool
 }
 
-// Empty reports whether no alias is set.
+// Empty reports whether no alias is set (the reading aside).
 func (a Aliases) Empty() bool { return len(a.Types) == 0 && len(a.Encoders) == 0 }
 
 // With returns a copy of a with one more alias.
 func (a Aliases) With(kind Kind, name, as string) Aliases {
-	c := Aliases{Types: copyMap(a.Types), Encoders: copyMap(a.Encoders)}
+	c := Aliases{Types: copyMap(a.Types), Encoders: copyMap(a.Encoders), Seed: a.Seed}
 	if kind == KindEncoder {
 		c.Encoders[name] = as
 	} else {
@@ -51,7 +56,7 @@ func copyMap(m map[string]string) map[string]string {
 
 // Equal reports whether a and b alias the same names alike.
 func (a Aliases) Equal(b Aliases) bool {
-	return sameMap(a.Types, b.Types) && sameMap(a.Encoders, b.Encoders)
+	return a.Seed == b.Seed && sameMap(a.Types, b.Types) && sameMap(a.Encoders, b.Encoders)
 }
 
 func sameMap(a, b map[string]string) bool {
@@ -94,11 +99,11 @@ func ParseAliases(specs []string, g game.Game) (Aliases, error) {
 		switch {
 		case knownEncoders[as]:
 			a.Encoders[name] = as
-		case IsKnownType(as, g):
+		case IsKnownType(as, g) || CorrectionFor(as, g) != nil:
 			a.Types[name] = as
 		default:
-			return a, fmt.Errorf("--as %s: %q is neither a type nor an encoder that decoder choice knows (types: %s; encoders: %s)",
-				s, as, strings.Join(KnownTypes(g), " "), strings.Join(KnownEncoders(), " "))
+			return a, fmt.Errorf("--as %s: %q is neither a type nor an encoder that decoder choice knows (types: %s; corrected types: %s; encoders: %s)",
+				s, as, strings.Join(KnownTypes(g), " "), strings.Join(correctedTypes(g), " "), strings.Join(KnownEncoders(), " "))
 		}
 	}
 	return a, nil
@@ -280,8 +285,9 @@ func (f *Field) under(a Aliases, g game.Game) *Field {
 	c := *f
 	c.Type, c.Encoder = f.written, f.EncoderAsWritten
 	c.Alias, c.Patched, c.Problem, c.Why, c.ElemWhy = "", "", "", "", ""
-	c.UnknownType, c.UnknownEncoder, c.Decoder, c.Elem = "", "", nil, nil
+	c.UnknownType, c.UnknownEncoder, c.Decoder, c.Elem, c.Correction = "", "", nil, nil, nil
 	applyAliases(&c, a)
+	applyCorrection(&c, g, a.Seed)
 	patchField(&c, g)
 	chooseModel(&c, g)
 	markUnknown(&c, g)

@@ -39,6 +39,7 @@ func (p *pending) field(i int32) *Field {
 		}
 	}
 	applyAliases(f, s.Aliases)
+	applyCorrection(f, s.Game, s.Aliases.Seed)
 	patchField(f, s.Game)
 	chooseModelIn(f, s.Game, p.memo)
 	setTickInterval(f, s.TickInterval)

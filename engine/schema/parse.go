@@ -62,8 +62,11 @@ type Field struct {
 	UnknownType, UnknownEncoder string
 	Alias                       string
 	EncoderAsWritten            string
-	written                     VarType // Type before aliases
-	id                          int32   // index in the parsed schema's Fields
+	// Correction is the game's correction that decoded the field's type
+	// (correct.go), nil where the seed's tables read it.
+	Correction *Correction
+	written    VarType // Type before aliases
+	id         int32   // index in the parsed schema's Fields
 }
 
 // Serializer is a class's (or a nested type's) ordered field list.

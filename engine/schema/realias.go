@@ -29,6 +29,9 @@ func (s *Schema) RealiasLazy(a Aliases) *Schema {
 	if s.under != nil {
 		return s.under.RealiasLazy(a)
 	}
+	// The reading is the parsed schema's: a realiased copy shares the
+	// fields no alias touches, decoded under it.
+	a.Seed = s.Aliases.Seed
 	ix := s.carrierIndex()
 	var names []Name
 	for _, m := range []map[string]string{a.Types, s.Aliases.Types} {

@@ -9,20 +9,28 @@ const MaxWatched = 1<<16 - 2
 // watch gives f, a field of a type decoder choice does not know read by
 // the default decoder, a default decoder of its own numbered for value
 // evidence: the decode counts what its values look like (package
-// evidence), and check says when they show the type read wrongly. The
-// decoder reads exactly as the shared default one does. Fields are
-// numbered as they are built (field.go): in the order a replay first uses
-// them, then in message order for the rest. Under p.mu.
+// evidence), and check says when they show the type read wrongly. A
+// corrected field (correct.go) is numbered too, its decoder copied, so
+// that every file's values are held against the correction. The decoder
+// reads exactly as the shared one does. Fields are numbered as they are
+// built (field.go): in the order a replay first uses them, then in
+// message order for the rest. Under p.mu.
 func (p *pending) watch(f *Field) {
-	if f.UnknownType == "" || len(p.watched) >= MaxWatched {
+	if (f.UnknownType == "" && f.Correction == nil) || len(p.watched) >= MaxWatched {
 		return
 	}
-	d := &decoder.Decoder{Family: decoder.FamDefault, Watch: uint16(len(p.watched) + 1)}
+	w := uint16(len(p.watched) + 1)
 	switch {
+	case f.Correction != nil && f.Model == VariableArray && f.Elem != nil:
+		d := *f.Elem
+		d.Watch, f.Elem = w, &d
+	case f.Correction != nil && (f.Model == Simple || f.Model == FixedArray) && f.Decoder != nil:
+		d := *f.Decoder
+		d.Watch, f.Decoder = w, &d
 	case f.Model == VariableArray && f.Elem == decDefault:
-		f.Elem = d
+		f.Elem = &decoder.Decoder{Family: decoder.FamDefault, Watch: w}
 	case (f.Model == Simple || f.Model == FixedArray) && f.Decoder == decDefault:
-		f.Decoder = d
+		f.Decoder = &decoder.Decoder{Family: decoder.FamDefault, Watch: w}
 	default:
 		return
 	}

@@ -282,16 +282,19 @@ func generateSample() ([]byte, error) {
 				"m_pGameRules.m_nHeroPickState", u(6),
 				"m_pGameRules.m_flHeroPickStateTransitionTime", f(893.5),
 				"m_pGameRules.m_iPlayerIDsInControl", u(0),
-				"m_pGameRules.m_iCaptainPlayerIDs.0000", u(2),
-				"m_pGameRules.m_iCaptainPlayerIDs.0001", u(14),
+				// Player and ability ids go as zigzag varints, as the
+				// game writes them (docs/corrections.md): captain 1 is
+				// the varint 2, which the seed's reading shows.
+				"m_pGameRules.m_iCaptainPlayerIDs.0000", i(1),
+				"m_pGameRules.m_iCaptainPlayerIDs.0001", i(7),
 				"m_pGameRules.m_nGameState", u(2),
 				"m_pGameRules.m_flGameStartTime", f(0),
 				"m_pGameRules.m_flRuneTime", sampleRuneTime(3),
 				"m_pGameRules.m_vecItemStockInfo", u(2),
-				"m_pGameRules.m_vecItemStockInfo.0000.m_nItemID", u(42),
+				"m_pGameRules.m_vecItemStockInfo.0000.m_nItemID", i(21),
 				"m_pGameRules.m_vecItemStockInfo.0000.m_iStockCount", i(2),
 				"m_pGameRules.m_vecItemStockInfo.0000.m_fCooldown", f(135),
-				"m_pGameRules.m_vecItemStockInfo.0001.m_nItemID", u(188),
+				"m_pGameRules.m_vecItemStockInfo.0001.m_nItemID", i(94),
 				"m_pGameRules.m_vecItemStockInfo.0001.m_iStockCount", i(1),
 				"m_pGameRules.m_vecItemStockInfo.0001.m_fCooldown", f(210),
 			)))
@@ -324,12 +327,12 @@ func generateSample() ([]byte, error) {
 				"m_pGameRules.m_nHeroPickState", u(7),
 				"m_pGameRules.m_flHeroPickStateTransitionTime", f(0),
 				"m_pGameRules.m_iPlayerIDsInControl", u(2),
-				"m_pGameRules.m_iCaptainPlayerIDs.0001", u(16),
+				"m_pGameRules.m_iCaptainPlayerIDs.0001", i(8),
 			)))
 		case 45:
 			s.check(fr.Update(SampleRulesIndex, s.ch(rules,
 				"m_pGameRules.m_vecItemStockInfo", u(3),
-				"m_pGameRules.m_vecItemStockInfo.0002.m_nItemID", u(218),
+				"m_pGameRules.m_vecItemStockInfo.0002.m_nItemID", i(109),
 				"m_pGameRules.m_vecItemStockInfo.0002.m_iStockCount", i(3),
 				"m_pGameRules.m_vecItemStockInfo.0002.m_fCooldown", f(70),
 			)))
