@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +73,41 @@ func TestCutRefusesACaptureFileAsOutput(t *testing.T) {
 	out := filepath.Join(capture, "window.dem")
 	if _, stderr, err := runDembug("cut", capture, "--from", "15000", "--to", "15300", "-o", out); err != nil {
 		t.Fatalf("cut into the capture's folder under a name of its own: %v: %s", err, stderr)
+	}
+}
+
+// appendToFile appends b to the file at path.
+func appendToFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A capture that ends with command 0 at tick 0 (the end of a broadcast)
+// has the last tick it played, in check and in strings' note past the end.
+func TestCaptureEndingAtTickZeroKeepsItsLastTick(t *testing.T) {
+	capture := sharedCapture(t)
+	out, _, _ := runDembug("check", "--json", capture)
+	var before CheckResult
+	if err := json.Unmarshal([]byte(out), &before); err != nil || before.LastTick <= 0 {
+		t.Fatalf("check --json: %v: %s", err, out)
+	}
+	appendToFile(t, filepath.Join(capture, "40", "delta.bin"), []byte{0, 0, 0, 0, 0, 0}) // command 0, tick 0, the zero byte
+	out, _, _ = runDembug("check", "--json", capture)
+	var after CheckResult
+	if err := json.Unmarshal([]byte(out), &after); err != nil || after.LastTick != before.LastTick || after.Commands != before.Commands+1 {
+		t.Fatalf("with command 0 at tick 0 at its end: last tick %d, %d commands; before it, %d and %d (%v)", after.LastTick, after.Commands, before.LastTick, before.Commands, err)
+	}
+	_, stderr, _ := runDembug("strings", capture, "--tick", "99999")
+	if want := fmt.Sprintf("the state at the file's last tick, %d", before.LastTick); !strings.Contains(stderr, want) {
+		t.Errorf("strings --tick 99999: %q, want %q", stderr, want)
 	}
 }

@@ -176,6 +176,16 @@ func (r *Reader) segmentFrom(seg, pos int) (int, int) {
 	return seg, pos
 }
 
+// captureTick is the tick of a capture's command cmd that carries tick:
+// the end of the broadcast (command 0) may carry tick 0, and ends at the
+// last tick played, not before it (a capture's last tick was reported as 0).
+func (r *Reader) captureTick(cmd uint64, tick int32) int32 {
+	if cmd == 0 && tick < r.lastTick {
+		return r.lastTick
+	}
+	return tick
+}
+
 // nextCapture reads one command of a capture.
 func (r *Reader) nextCapture() (Command, error) {
 	r.seg, r.pos = r.segmentFrom(r.seg, r.pos)
@@ -200,7 +210,7 @@ func (r *Reader) nextCapture() (Command, error) {
 	if end-p < 5 {
 		return fail(fmt.Errorf("%s tick: %w", c.Kind, ErrTruncated))
 	}
-	c.Tick = int32(binary.LittleEndian.Uint32(r.data[p:]))
+	c.Tick = r.captureTick(cmd, int32(binary.LittleEndian.Uint32(r.data[p:])))
 	p += 5 // the tick and a byte that is always 0
 	if cmd == 0 {
 		// The end of the broadcast: no size, no body.

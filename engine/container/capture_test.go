@@ -131,3 +131,34 @@ func FuzzCapture(f *testing.F) {
 		t.Fatal("the walk did not end")
 	})
 }
+
+// The end of a broadcast (command 0) that carries tick 0 ends at the last
+// tick played: PeekTick and Next say that tick, not 0.
+func TestCaptureStopAtTickZeroKeepsTheLastTick(t *testing.T) {
+	start := bcFrame(nil, SignonPacket, 0, []byte{1})
+	full := bcFrame(nil, Packet, 8860, []byte{4})
+	delta := bcFrame(nil, Packet, 8861, []byte{5})
+	delta = bcFrame(delta, Stop, 0, nil)
+	r, err := NewReader(AssembleCapture([]Fragment{{"0/start.bin", start}, {"7/full.bin", full}, {"7/delta.bin", delta}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Command
+	for {
+		peek, ok := r.PeekTick()
+		c, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || peek != c.Tick {
+			t.Errorf("command #%d: PeekTick %d %v, Next %d", c.Index, peek, ok, c.Tick)
+		}
+		last = c
+	}
+	if last.Kind != Stop || last.Tick != 8861 {
+		t.Fatalf("the end: %s at tick %d, want DEM_Stop at tick 8861", last.Kind, last.Tick)
+	}
+}

@@ -146,12 +146,12 @@ func (r *Reader) PeekTick() (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	_, n := binary.Uvarint(r.data[pos:end])
+	cmd, n := binary.Uvarint(r.data[pos:end])
 	switch {
 	case n <= 0:
 	case r.segs != nil: // a capture's tick is a little-endian uint32
 		if end-pos-n >= 4 {
-			return int32(binary.LittleEndian.Uint32(r.data[pos+n:])), true
+			return r.captureTick(cmd, int32(binary.LittleEndian.Uint32(r.data[pos+n:]))), true
 		}
 	default:
 		if tick, m := binary.Uvarint(r.data[pos+n : end]); m > 0 {
