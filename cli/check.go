@@ -320,8 +320,8 @@ func checkCmd() *cobra.Command {
 					fmt.Fprintln(out, string(b))
 				} else if !res.unreadable {
 					// (a file that could not be read, or is no demo, has no summary)
-					fmt.Fprintf(out, "%s: %s build %d, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
-						path, res.Game, res.Build, res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
+					fmt.Fprintf(out, "%s: %s %s, %d commands, last tick %d, %d messages, %d entity updates, %d fields, %d misaligned, %.3fs\n",
+						path, res.Game, buildText(res.Build), res.Commands, res.LastTick, res.Messages, res.EntityUpdates, res.Fields, res.Misaligned, res.Seconds)
 					printFormat(out, errw, path, res.FormatReport)
 				}
 				if since != "" && !asJSON && !res.unreadable && res.Error == "" {

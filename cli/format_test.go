@@ -140,7 +140,7 @@ func TestBroadcastCapture(t *testing.T) {
 	if err != nil {
 		t.Fatalf("check: %v\n%s%s", err, out, errw)
 	}
-	for _, want := range []string{": deadlock build 0, ", "last tick 15772,", " 0 misaligned,",
+	for _, want := range []string{": deadlock build unknown, ", "last tick 15772,", " 0 misaligned,",
 		"game from svc_ServerInfo", "the capture stops at 40/delta.bin byte 474499"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)

@@ -15,10 +15,19 @@ import (
 // they are one build (two files of one build should have one schema: a
 // difference then is the files', not a patch's).
 func buildsText(old, new int32) string {
-	if old == new {
+	if old == new && old != 0 {
 		return fmt.Sprintf("both files are build %d (one build: no patch between them)", old)
 	}
-	return fmt.Sprintf("build %d → %d", old, new)
+	return fmt.Sprintf("%s → %s", buildText(old), buildText(new))
+}
+
+// buildText names a file's build: "build N", or "build unknown" where no
+// file header gives one (a broadcast capture has none; its 0 is no build).
+func buildText(b int32) string {
+	if b == 0 {
+		return "build unknown"
+	}
+	return fmt.Sprintf("build %d", b)
 }
 
 // SchemaChange is one line of schema --diff --json.
