@@ -111,3 +111,38 @@ func TestCaptureEndingAtTickZeroKeepsItsLastTick(t *testing.T) {
 		t.Errorf("strings --tick 99999: %q, want %q", stderr, want)
 	}
 }
+
+// A capture whose fragments are all emptied, or one fragment of which
+// starts with zeroed bytes (read as command 0, the end of the broadcast),
+// fails check with the file named; it exited 0, the rest unread.
+func TestCorruptCaptureFailsCheck(t *testing.T) {
+	emptied := sharedCapture(t)
+	for name := range readTree(t, emptied) {
+		if name != "sync.json" {
+			if err := os.Truncate(filepath.Join(emptied, name), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	zeroed := sharedCapture(t)
+	path := filepath.Join(zeroed, "36", "delta.bin")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(b[:64])
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		emptied: "fragment files are all empty",
+		zeroed:  "36/delta.bin byte 0",
+	} {
+		for _, args := range [][]string{{"check", dir}, {"check", "--json", dir}} {
+			out, stderr, err := runDembug(args...)
+			if err == nil || !strings.Contains(out+stderr, want) || strings.Contains(out+stderr, "#-1") {
+				t.Errorf("%v: err %v, want an error saying %q:\n%s%s", args, err, want, out, stderr)
+			}
+		}
+	}
+}

@@ -72,6 +72,9 @@ func (m *Model) deriveWire() {
 	if err != nil {
 		m.cache.wireNote = err.Error()
 	}
+	if msg != nil {
+		rows = session.EventWireRows(rows, m.ix.Event(key.Cmd, msg.Index))
+	}
 	for _, r := range rows {
 		m.cache.wire = append(m.cache.wire, views.WireLine{Depth: r.Depth, Field: r.Field, Name: r.Name, Type: r.Type, Offset: r.Offset, Len: r.Len, Value: r.Value})
 	}

@@ -152,6 +152,9 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 			row.Sev = views.Severity(msg.PE.Sev)
 			row.Name = fmt.Sprintf("%s (%d)", msg.Name, len(msg.PE.Updates))
 		}
+		if ev := ix.Event(int(r.cmd), msg.Index); ev != nil {
+			row.Name = ev.Label + " · " + row.Name // the event first: the pane is narrow
+		}
 		if msg.Novel {
 			row.Name = session.NovelMark + row.Name
 		}
@@ -501,6 +504,7 @@ func (m *Model) summary() []views.InspectorSection {
 			{Label: "size", Text: views.Count(msg.Size, "byte")},
 		}
 		ml = append(ml, m.novelLines(c, msg)...)
+		ml = append(ml, eventLines(m.ix.Event(m.sel.Cmd, msg.Index))...)
 		if pe := msg.PE; pe != nil {
 			kind := "full"
 			if pe.Delta {

@@ -186,6 +186,16 @@ func (r *Reader) captureTick(cmd uint64, tick int32) int32 {
 	return tick
 }
 
+// bytesAfter counts the capture's bytes after offset p of the current
+// segment, and the later segments' files.
+func (r *Reader) bytesAfter(p int) (bytes, files int) {
+	bytes = r.segs[r.seg].End - p
+	for _, s := range r.segs[r.seg+1:] {
+		bytes += s.End - s.Start
+	}
+	return bytes, len(r.segs) - r.seg - 1
+}
+
 // nextCapture reads one command of a capture.
 func (r *Reader) nextCapture() (Command, error) {
 	r.seg, r.pos = r.segmentFrom(r.seg, r.pos)
@@ -213,6 +223,16 @@ func (r *Reader) nextCapture() (Command, error) {
 	c.Tick = r.captureTick(cmd, int32(binary.LittleEndian.Uint32(r.data[p:])))
 	p += 5 // the tick and a byte that is always 0
 	if cmd == 0 {
+		// The end of the broadcast is its last bytes: read anywhere else,
+		// it is bytes gone bad (a zeroed stretch reads as command 0), and
+		// what follows would be dropped unseen.
+		if after, files := r.bytesAfter(p); after > 0 {
+			later := fmt.Sprintf("%d later fragment files", files)
+			if files == 1 {
+				later = "1 later fragment file"
+			}
+			return fail(fmt.Errorf("command 0 (the end of the broadcast) with %d bytes after it (the rest of %s and %s): a corrupt fragment, not its end", after, r.segs[r.seg].Name, later))
+		}
 		// The end of the broadcast: no size, no body.
 		c.BodyOffset, c.Kind, c.Compressed = p, Stop, false
 		r.pos, r.stopped = p, true

@@ -27,7 +27,6 @@ func TestCaptureReadsFragmentsInOrder(t *testing.T) {
 	full := bcFrame(nil, Packet, 100, []byte{4})
 	delta := bcFrame(nil, Packet, 101, []byte{5, 6})
 	delta = bcFrame(delta, Stop, 102, nil)
-	delta = append(delta, 0xff, 0xff) // after the end of the broadcast: never read
 	data := AssembleCapture([]Fragment{{"0/start.bin", start}, {"7/full.bin", full}, {"7/delta.bin", delta}})
 	r, err := NewReader(data)
 	if err != nil || !r.IsCapture() {
@@ -108,6 +107,9 @@ func FuzzCapture(f *testing.F) {
 		data := AssembleCapture([]Fragment{{"0/start.bin", a}, {"1/full.bin", b}})
 		r, err := NewReader(data)
 		if err != nil {
+			if len(a)+len(b) == 0 {
+				return // nothing to read: refused
+			}
 			t.Fatalf("assembled capture refused: %v", err)
 		}
 		segs := r.Segments()
@@ -160,5 +162,61 @@ func TestCaptureStopAtTickZeroKeepsTheLastTick(t *testing.T) {
 	}
 	if last.Kind != Stop || last.Tick != 8861 {
 		t.Fatalf("the end: %s at tick %d, want DEM_Stop at tick 8861", last.Kind, last.Tick)
+	}
+}
+
+// A capture of empty fragments is refused, and so is a command 0 (the end
+// of the broadcast) anywhere but at the capture's end: a fragment whose
+// first bytes are zeroed reads as one, and the rest of it and every later
+// fragment were dropped unseen.
+func TestCaptureCorruptEndIsAnError(t *testing.T) {
+	if _, err := NewReader(AssembleCapture([]Fragment{{"0/start.bin", nil}, {"3/full.bin", nil}, {"3/delta.bin", nil}})); err == nil ||
+		!strings.Contains(err.Error(), "3 fragment files are all empty") {
+		t.Errorf("all fragments empty: %v", err)
+	}
+	start := bcFrame(nil, SignonPacket, 0, []byte{1, 2, 3})
+	full := bcFrame(nil, Packet, 9, []byte{1})
+	delta := bcFrame(nil, Packet, 10, []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	zeroed := append(make([]byte, 12), delta[12:]...)
+	for _, c := range []struct {
+		frags []Fragment
+		want  string
+	}{
+		{[]Fragment{{"0/start.bin", start}, {"3/full.bin", full}, {"3/delta.bin", zeroed}, {"4/delta.bin", delta}},
+			"with 34 bytes after it (the rest of 3/delta.bin and 1 later fragment file)"},
+		{[]Fragment{{"0/start.bin", start}, {"3/full.bin", full}, {"3/delta.bin", zeroed}},
+			"with 14 bytes after it (the rest of 3/delta.bin and 0 later fragment files)"},
+		{[]Fragment{{"0/start.bin", start}, {"3/full.bin", bcFrame(nil, Stop, 0, nil)}, {"3/delta.bin", delta}},
+			"with 20 bytes after it (the rest of 3/full.bin and 1 later fragment file)"},
+	} {
+		r, err := NewReader(AssembleCapture(c.frags))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			_, err = r.Next()
+			if err != nil {
+				break
+			}
+		}
+		if err == io.EOF || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error saying %q", c.frags[len(c.frags)-1].Name, err, c.want)
+		}
+	}
+	// Command 0 as the capture's last bytes is its end.
+	r, _ := NewReader(AssembleCapture([]Fragment{{"0/start.bin", start}, {"3/full.bin", full}, {"3/delta.bin", bcFrame(delta, Stop, 11, nil)}}))
+	n := 0
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 4 {
+		t.Errorf("%d commands, want 4", n)
 	}
 }

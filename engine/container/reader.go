@@ -92,6 +92,9 @@ func NewReader(data []byte) (*Reader, error) {
 		if segs == nil {
 			segs = []Segment{}
 		}
+		if len(segs) > 0 && segs[len(segs)-1].End == segs[0].Start {
+			return nil, &Error{Offset: 0, Command: -1, Err: fmt.Errorf("the capture's %d fragment files are all empty: no command to read", len(segs))}
+		}
 		r := &Reader{data: data, pos: pos, segs: segs}
 		if len(segs) > 0 {
 			r.pos = segs[0].Start
