@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -143,6 +145,31 @@ func TestCorruptCaptureFailsCheck(t *testing.T) {
 			if err == nil || !strings.Contains(out+stderr, want) || strings.Contains(out+stderr, "#-1") {
 				t.Errorf("%v: err %v, want an error saying %q:\n%s%s", args, err, want, out, stderr)
 			}
+		}
+	}
+}
+
+// The memory budget of a capture counts the bytes of the fragment files it
+// reads, as it counts a replay file's: a folder counted as 16 MiB failed
+// large captures now and then.
+func TestBudgetCountsACaptureFolder(t *testing.T) {
+	capture := sharedCapture(t)
+	// Larger than the 16 MiB a folder was counted as: one fragment grown.
+	if err := os.Truncate(filepath.Join(capture, "40", "delta.bin"), 40<<20); err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for name, b := range readTree(t, capture) {
+		if name != "sync.json" {
+			want += int64(len(b))
+		}
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer budget.Set(0, 0)
+	for _, arg := range []string{capture, filepath.Join(capture, "0", "start.bin")} {
+		setBudget([]string{arg})
+		if got := budget.Limit(); got != 128<<20+8*want {
+			t.Errorf("%s: budget %d MiB, want %d MiB (128 MiB and 8 times the capture's %d bytes)", arg, got>>20, (128<<20+8*want)>>20, want)
 		}
 	}
 }

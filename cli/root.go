@@ -143,9 +143,7 @@ var Budget bool
 func setBudget(args []string) {
 	var size int64
 	for _, a := range args {
-		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() {
-			size += st.Size()
-		}
+		size += mapfile.Size(a) // a capture folder by its fragments' bytes
 	}
 	if size == 0 {
 		size = 16 << 20 // the built-in sample, or no file at all

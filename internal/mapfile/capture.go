@@ -133,8 +133,9 @@ func lowest(folders map[int]string) int {
 	return first
 }
 
-// readCapture assembles the capture in dir.
-func readCapture(dir string) ([]byte, error) {
+// captureFiles names the fragment files of the capture in dir, relative to
+// it, in the order they are played.
+func captureFiles(dir string) ([]string, error) {
 	sync := captureSync{Fragment: -1, SignupFragment: -1}
 	syncPath := filepath.Join(dir, "sync.json")
 	if b, err := os.ReadFile(syncPath); err == nil {
@@ -166,6 +167,15 @@ func readCapture(dir string) ([]byte, error) {
 			break
 		}
 		names = append(names, folder+"/delta.bin")
+	}
+	return names, nil
+}
+
+// readCapture assembles the capture in dir.
+func readCapture(dir string) ([]byte, error) {
+	names, err := captureFiles(dir)
+	if err != nil {
+		return nil, err
 	}
 	frags := make([]container.Fragment, 0, len(names))
 	total := 0
@@ -220,4 +230,28 @@ func sameFile(a, b string) bool {
 	}
 	sb, err := os.Stat(b)
 	return err == nil && os.SameFile(sa, sb)
+}
+
+// Size is the number of bytes reading path reads: a regular file's size,
+// or the sum of the fragment files of the capture path stands for (the
+// memory budget is set by it; a folder's own size says nothing). 0 when it
+// cannot be known.
+func Size(path string) int64 {
+	if dir, ok := captureDir(path); ok {
+		names, err := captureFiles(dir)
+		if err != nil {
+			return 0
+		}
+		var n int64
+		for _, name := range names {
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
+				n += st.Size()
+			}
+		}
+		return n
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return st.Size()
+	}
+	return 0
 }
