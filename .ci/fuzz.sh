@@ -23,6 +23,7 @@ TARGETS=(
 	"./engine/fieldpath FuzzRead"
 	"./engine/container FuzzReader"
 	"./engine/container FuzzCapture"
+	"./internal/mapfile FuzzCaptureFolder"
 	"./engine/messages FuzzSplitInner"
 	"./engine/messages FuzzParse"
 	"./engine/wiretree FuzzParse"
