@@ -37,6 +37,15 @@ const (
 	EventMessage = 207 // GE_Source1LegacyGameEvent
 )
 
+// Caps on what one message may hold, so that a crafted body cannot ask for
+// far more memory than its bytes: a key_t or a descriptor takes as little
+// as two bytes, and a value or a descriptor some fifty in memory. Real
+// lists hold a few hundred events of at most a few dozen keys.
+const (
+	MaxDescriptors = 1 << 14 // events in one list (the shared replays: 183–352)
+	MaxKeys        = 1 << 10 // keys of one descriptor, values of one event
+)
+
 // KeyType is a key's value type, as the list declares it and as each value
 // in an event is tagged.
 type KeyType int32
@@ -159,6 +168,9 @@ func ParseList(b []byte) (*List, error) {
 		if t != protowire.BytesType {
 			return wireTypeError("descriptors", t)
 		}
+		if len(l.Descriptors) == MaxDescriptors {
+			return fmt.Errorf("more than %d descriptors", MaxDescriptors)
+		}
 		desc, err := parseDescriptor(d)
 		if err != nil {
 			return fmt.Errorf("descriptor #%d: %w", len(l.Descriptors), err)
@@ -194,6 +206,9 @@ func parseDescriptor(b []byte) (Descriptor, error) {
 		case 3:
 			if t != protowire.BytesType {
 				return wireTypeError("keys", t)
+			}
+			if len(d.Keys) == MaxKeys {
+				return fmt.Errorf("more than %d keys", MaxKeys)
 			}
 			var k KeyDesc
 			err := wiretree.Fields(data, func(n protowire.Number, t protowire.Type, v uint64, data []byte) error {
@@ -341,6 +356,9 @@ func ParseEvent(b []byte) (Event, error) {
 		case 3:
 			if t != protowire.BytesType {
 				return wireTypeError("keys", t)
+			}
+			if len(e.Keys) == MaxKeys {
+				return fmt.Errorf("more than %d values", MaxKeys)
 			}
 			val, err := parseValue(d)
 			if err != nil {

@@ -331,3 +331,32 @@ func TestResolvedJSON(t *testing.T) {
 		t.Errorf("with the list:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A body of many tiny key_t or descriptors is refused at the cap, not
+// turned into tens of bytes of memory for each two of its own.
+func TestCaps(t *testing.T) {
+	var ev []byte
+	for range MaxKeys + 1 {
+		ev = bytesField(ev, 3, nil)
+	}
+	if _, err := ParseEvent(ev); err == nil || !strings.Contains(err.Error(), "more than 1024 values") {
+		t.Errorf("%d values: %v", MaxKeys+1, err)
+	}
+	if e, err := ParseEvent(ev[:2*MaxKeys]); err != nil || len(e.Keys) != MaxKeys {
+		t.Errorf("%d values: %d, %v", MaxKeys, len(e.Keys), err)
+	}
+	var l []byte
+	for i := range MaxDescriptors + 1 {
+		l = bytesField(l, 1, vint(nil, 1, uint64(i)))
+	}
+	if _, err := ParseList(l); err == nil || !strings.Contains(err.Error(), "more than 16384 descriptors") {
+		t.Errorf("%d descriptors: %v", MaxDescriptors+1, err)
+	}
+	var keys [][]byte
+	for range MaxKeys + 1 {
+		keys = append(keys, nil)
+	}
+	if _, err := ParseList(list(descriptor(1, "a", keys...))); err == nil || !strings.Contains(err.Error(), "more than 1024 keys") {
+		t.Errorf("%d keys: %v", MaxKeys+1, err)
+	}
+}
