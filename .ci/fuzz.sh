@@ -38,6 +38,7 @@ TARGETS=(
 	"./engine/cut FuzzCut"
 	"./engine/gameevents FuzzParse"
 	"./compare FuzzParseTrace"
+	"./compare FuzzCompareTrace"
 )
 
 # run_target PKG NAME: one bounded fuzzing run. Go 1.26's fuzz coordinator
