@@ -20,7 +20,16 @@ func sampleCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample -o FILE [--game cs2]",
 		Short: "Write a built-in sample replay to FILE: a short Dota-shaped demo with every decoder family Dota gives, or (--game cs2) a CS2-shaped one with the families only CS2 uses",
-		Args:  cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch len(args) {
+			case 0:
+				return nil
+			case 1:
+				// The file a user means to write: the flag says it.
+				return fmt.Errorf("sample writes the file -o names: dembug sample -o %s", args[0])
+			}
+			return fmt.Errorf("sample takes no arguments, got %d: write the sample with -o FILE", len(args))
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data, ok := sampleReplay()
 			if game != "dota" {

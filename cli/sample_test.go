@@ -73,3 +73,20 @@ func TestSampleCommandWritesTheCS2Sample(t *testing.T) {
 		t.Fatal("--game deadlock: no error")
 	}
 }
+
+// dembug sample FILE (the file to write given without -o) says to write it
+// with -o FILE, and writes nothing; it said "unknown command".
+func TestSampleWithAFileSaysDashO(t *testing.T) {
+	SetSample(sample.Replay)
+	path := filepath.Join(t.TempDir(), "s.dem")
+	out, _, err := runDembug("sample", path)
+	if err == nil || !strings.Contains(err.Error(), "dembug sample -o "+path) || out != "" {
+		t.Fatalf("dembug sample FILE: %v, %d bytes out", err, len(out))
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("a file was written")
+	}
+	if _, _, err := runDembug("sample", "a.dem", "b.dem"); err == nil || !strings.Contains(err.Error(), "-o FILE") {
+		t.Fatalf("dembug sample a.dem b.dem: %v", err)
+	}
+}
