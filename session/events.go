@@ -22,12 +22,21 @@ type EventInfo struct {
 	// the position of the entry that defines the event, -1 for none.
 	List  *gameevents.List
 	Entry int
-	Why   string // why there is no entry ("" when there is one)
-	// Sent are the types the message tags its values with, in order;
-	// Mismatches where they, or their number, differ from the entry's.
-	Sent       []gameevents.KeyType
+	// Mismatches says where the types the message tags its values with,
+	// or their number, differ from the entry's (none: as declared).
 	Mismatches []string
 	Err        error // the message did not decode
+}
+
+// Why says why the event has no list entry ("" when it has one).
+func (e *EventInfo) Why() string {
+	switch {
+	case e.Desc() != nil || e.Err != nil:
+		return ""
+	case e.List == nil:
+		return "the file has sent no event list (GE_Source1LegacyGameEventList) before it"
+	}
+	return fmt.Sprintf("the event list has no entry of id %d", e.ID)
 }
 
 // Desc is the list entry that defines the event, or nil.
@@ -53,12 +62,9 @@ func (ix *Indexer) event(loc replay.Location, m *messages.Inner) {
 		ix.evOut = append(ix.evOut, info)
 		return
 	}
-	info.ID, info.Label, info.Why, info.Mismatches = ev.ID, ev.Label(), ev.Why(), ev.Mismatches()
+	info.ID, info.Label, info.Mismatches = ev.ID, ev.Label(), ev.Mismatches()
 	if ev.Desc != nil {
 		info.Entry = ev.Desc.Index
-	}
-	for _, k := range ev.Keys {
-		info.Sent = append(info.Sent, k.Type)
 	}
 	ix.evOut = append(ix.evOut, info)
 }

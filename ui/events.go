@@ -21,14 +21,14 @@ func eventLines(e *session.EventInfo) []views.InspectorLine {
 	lines := []views.InspectorLine{{Label: "event", Text: fmt.Sprintf("%s (event id %d)", e.Label, e.ID), Style: views.LineMath}}
 	d := e.Desc()
 	if d == nil {
-		return append(lines, views.InspectorLine{Label: "defined by", Text: e.Why + ": its values are known by position only", Style: views.LineWarn})
+		return append(lines, views.InspectorLine{Label: "defined by", Text: e.Why() + ": its values are known by position only", Style: views.LineWarn})
 	}
 	lines = append(lines, views.InspectorLine{Label: "defined by",
 		Text: fmt.Sprintf("entry #%d of the file's event list (GE_Source1LegacyGameEventList, %d entries): %s", d.Index, len(e.List.Descriptors), session.EventKeysText(d))})
 	if len(e.Mismatches) == 0 {
-		sent := make([]string, len(e.Sent))
-		for i, t := range e.Sent {
-			sent[i] = t.String()
+		sent := make([]string, len(d.Keys))
+		for i, k := range d.Keys {
+			sent[i] = k.Type.String()
 		}
 		text := "as declared"
 		if len(sent) > 0 {
