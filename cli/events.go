@@ -99,7 +99,7 @@ func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) e
 		ev, isEvent, err := tr.Handle(m.Type, m.Body)
 		if err != nil {
 			broken++
-			fmt.Fprintf(errw, "dembug: %s: byte %d, command #%d, tick %d, message #%d: %v (skipped)\n", path, l.Offset, l.Command, l.Tick, l.Message, err)
+			fmt.Fprintf(errw, "dembug: %s: %s, command #%d, tick %d, message #%d: %v (skipped)\n", path, r.Place(l.Offset), l.Command, l.Tick, l.Message, err)
 			return
 		}
 		if !isEvent || !o.Window.Holds(int64(l.Tick)) {
