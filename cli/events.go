@@ -106,7 +106,7 @@ func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) e
 			return
 		}
 		label := ev.Label()
-		if len(wanted) > 0 && !wanted[label] {
+		if len(wanted) > 0 && !wanted[label] && !wanted["#"+strconv.FormatInt(int64(ev.ID), 10)] {
 			return
 		}
 		seen++
@@ -210,20 +210,20 @@ func closestName(n string, names []string) string {
 }
 
 // writeEventCounts prints every event the lists define (those --name
-// names, when given) with its count, zeros included, in list order; then
+// names by name or #ID, when given) with its count, zeros included, in list order; then
 // the events no list entry defines, by id.
 func writeEventCounts(w *bufio.Writer, tr *gameevents.Tracker, counts map[string]*eventTally, byID []*eventTally, o EventsOptions) {
 	var rows []*eventTally
 	for _, n := range tr.Defined {
-		if len(o.Names) > 0 && !slices.Contains(o.Names, n) {
-			continue
-		}
 		c := counts[n]
 		if c == nil {
 			c = &eventTally{name: n}
 			if d := tr.List.ByName(n); d != nil {
 				c.id = d.ID
 			}
+		}
+		if len(o.Names) > 0 && !slices.Contains(o.Names, n) && !slices.Contains(o.Names, "#"+strconv.FormatInt(int64(c.id), 10)) {
+			continue
 		}
 		rows = append(rows, c)
 	}
@@ -294,7 +294,7 @@ func eventsCmd() *cobra.Command {
 			return WriteEvents(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], data, o)
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Names, "name", nil, "only events of this name (repeatable, or comma-separated; #ID for an event known by its id)")
+	cmd.Flags().StringSliceVar(&o.Names, "name", nil, "only events of this name (repeatable, or comma-separated; #ID names an event by its id)")
 	cmd.Flags().StringVar(&window, "tick", "", "only events in this window of demo ticks: A..B, A.., ..B or N")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, `one JSON object per event: {"tick","id","name","keys":{key:value}}; with --count {"name","count"}`)
 	cmd.Flags().BoolVar(&o.Count, "count", false, "every event the list defines with its count in the file (or the window), zeros included")

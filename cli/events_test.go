@@ -150,6 +150,15 @@ func TestEventsCS2Values(t *testing.T) {
 	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 2 || !strings.Contains(out, "       0  player_death") || !strings.Contains(out, "      15  weapon_fire") {
 		t.Errorf("--count of two names:\n%s", out)
 	}
+	// #ID names an event by its id, with a list as without one.
+	byID, _, _ := runDembug("events", path, "--name", "#158")
+	byName, _, _ := runDembug("events", path, "--name", "weapon_fire")
+	if byID != byName || strings.Count(byID, "\n") != 15 {
+		t.Errorf("--name #158:\n%s\n--name weapon_fire:\n%s", byID, byName)
+	}
+	if out, _, _ := runDembug("events", path, "--count", "--name", "#158"); out != "      15  weapon_fire\n" {
+		t.Errorf("--count --name #158: %q", out)
+	}
 	_, errOut, _ := runDembug("events", path, "--name", "player_deth")
 	if !strings.Contains(errOut, `defines no event "player_deth" (did you mean player_death?)`) {
 		t.Errorf("a misspelt name: %q", errOut)
