@@ -33,7 +33,8 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "dembug [FILE]",
 		Short: "A terminal debugger for Source 2 demo files (.dem)",
 		Long: "dembug steps through a Source 2 replay packet by packet and update by update, showing every\n" +
-			"field's path, decoder, bit offset, bit length and value beside the raw bits.",
+			"field's path, decoder, bit offset, bit length and value beside the raw bits. With no FILE it opens\n" +
+			"the built-in sample replay (docs/sample-tour.md walks through it; dembug sample -o FILE writes it).",
 		Args:          rootArgs,
 		Version:       version(),
 		SilenceUsage:  true,

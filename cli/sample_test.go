@@ -90,3 +90,11 @@ func TestSampleWithAFileSaysDashO(t *testing.T) {
 		t.Fatalf("dembug sample a.dem b.dem: %v", err)
 	}
 }
+
+// dembug --help says what dembug with no file opens.
+func TestRootHelpNamesTheSample(t *testing.T) {
+	out, _, err := runDembug("--help")
+	if err != nil || !strings.Contains(out, "With no FILE it opens\nthe built-in sample replay") {
+		t.Fatalf("dembug --help: %v\n%s", err, out)
+	}
+}

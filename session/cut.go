@@ -68,9 +68,9 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 // line that cuts it (`dembug sample -o` first: it has no path of its own).
 const sampleName = "sample.dem"
 
-// isBuiltIn reports whether src names no file but the built-in sample
+// IsBuiltIn reports whether src names no file but the built-in sample
 // ("(built-in sample)").
-func isBuiltIn(src string) bool { return strings.HasPrefix(src, "(") }
+func IsBuiltIn(src string) bool { return strings.HasPrefix(src, "(") }
 
 // CutCommand is the command line that writes the same cut: `dembug cut SRC
 // --from T1 [--to T2] [--as …] -o OUT`, each word shell-quoted where the
@@ -78,7 +78,7 @@ func isBuiltIn(src string) bool { return strings.HasPrefix(src, "(") }
 // first.
 func CutCommand(src string, a schema.Aliases, from, to int32, out string) string {
 	pre := ""
-	if isBuiltIn(src) {
+	if IsBuiltIn(src) {
 		pre, src = "dembug sample -o "+sampleName+" && ", sampleName
 	}
 	words := []string{"dembug", "cut", ShellQuote(src), "--from", fmt.Sprint(from)}
@@ -98,7 +98,7 @@ func CutCommand(src string, a schema.Aliases, from, to int32, out string) string
 // (the source's folder may be read-only, a shared replay collection).
 func DefaultCutPath(src string, from, to int32) string {
 	base := strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))
-	if isBuiltIn(src) || base == "" || base == "." || base == string(filepath.Separator) {
+	if IsBuiltIn(src) || base == "" || base == "." || base == string(filepath.Separator) {
 		base = "sample"
 	}
 	end := "end"

@@ -229,6 +229,7 @@ func newModel(path string, file *session.File, opts Options) *Model {
 	if c := opts.Compare; c != nil && c.Same() {
 		m.setNote(fmt.Sprintf("compare: no difference in %d reads", c.Compared), false)
 	}
+	m.sayBuiltIn()
 	m.theme = views.DefaultTheme()
 	if opts.NoColor {
 		m.theme = views.NoColorTheme()
