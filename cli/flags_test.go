@@ -114,3 +114,15 @@ func TestCheckNoDemoAndNegativeEntity(t *testing.T) {
 		t.Fatalf("trace --entity -4: %v, %d bytes", err, len(out))
 	}
 }
+
+// schema --help says what --diff exits with and what --diff --json prints.
+func TestSchemaDiffHelpSaysExitAndJSON(t *testing.T) {
+	out, _, err := runDembug("schema", "--help")
+	help := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"exits 0 when the schemas are the same, 1 when they differ",
+		`one object per change, {"kind", "serializer", "field", "details"}`, `summary object, {"summary": true,`} {
+		if err != nil || !strings.Contains(help, want) {
+			t.Errorf("schema --help lacks %q (%v):\n%s", want, err, out)
+		}
+	}
+}

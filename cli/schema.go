@@ -105,6 +105,14 @@ func schemaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schema FILE [--class NAME] | schema --diff OLD.dem NEW.dem",
 		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder; --diff compares two builds",
+		Long: "schema FILE prints every serializer with each field's type, encoder, bit count, range, flags and\n" +
+			"chosen decoder (--json: one object per serializer).\n\n" +
+			"schema --diff OLD.dem NEW.dem prints the classes and fields added, removed or changed between two\n" +
+			"builds, and the unknown names the new build brings. It exits 0 when the schemas are the same, 1\n" +
+			"when they differ (as diff does), and 1 with a message when a file cannot be read. With --json\n" +
+			"it prints one object per change, {\"kind\", \"serializer\", \"field\", \"details\"}, then one\n" +
+			"summary object, {\"summary\": true, \"old_build\", \"new_build\", \"same_build\", \"changes\",\n" +
+			"\"kinds\", \"new_unknown\"}.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if diff {
 				return cobra.ExactArgs(2)(cmd, args)
@@ -147,8 +155,8 @@ func schemaCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
-	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per serializer: fields with type, encoder, bit_count, low, high, flags, model, family, decoder")
+	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW): exit 1 when they differ")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per serializer: fields with type, encoder, bit_count, low, high, flags, model, family, decoder; with --diff one per change, then a summary")
 	addAsFlag(cmd, &as)
 	return cmd
 }
