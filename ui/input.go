@@ -188,7 +188,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Search):
 		m.prompt, m.input = promptSearch, "" // enter on an empty prompt: the next match of the last search
 	case key.Matches(msg, k.Filter):
-		m.prompt, m.input = promptFilter, m.filterText
+		m.prompt, m.input = promptFilter, "" // enter on an empty prompt clears the filter (the label names it)
 	case key.Matches(msg, k.Ent):
 		m.prompt, m.input = promptEntity, ""
 	case key.Matches(msg, k.Before):

@@ -57,6 +57,9 @@ func (promptModal) status(m *Model) (string, string, string) {
 	if m.prompt == promptSearch && m.lastSearch != "" {
 		label += fmt.Sprintf(" (empty: next %q)", m.lastSearch)
 	}
+	if m.prompt == promptFilter && m.filterText != "" {
+		label += fmt.Sprintf(" (empty: clear %q)", m.filterText)
+	}
 	if e := m.promptEntityDefault(); m.prompt == promptEntity && e >= 0 {
 		label += fmt.Sprintf(" (empty: next of #%d)", e)
 	}
