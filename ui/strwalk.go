@@ -142,8 +142,17 @@ func (m *Model) walkFields(w, h int) (string, string, bool) {
 	if tw.Err != nil {
 		title += " · stops"
 	}
-	return title, views.FieldTable(views.FieldTableInput{Rows: rows, Selected: m.walk.sel, Empty: "no entries", Width: w, Height: h, Theme: m.theme}), true
+	return title, views.FieldTable(views.FieldTableInput{Rows: rows, Selected: m.walk.sel, Empty: "no entries", Width: w, Height: h, Theme: m.theme,
+		Titles: &walkTitles}), true
 }
+
+// walkTitles head the walk's columns: each row is one read of an entry,
+// not an entity's field.
+var walkTitles = [7]string{"entry", "read", "part", "encoding", "offset", "bits", "value"}
+
+// walkWords name the walk's reads in the bitstream's summary: the n-th
+// read of the entry, an index, key or value read.
+var walkWords = views.SpanWords{Piece: "read", Kinds: [3]string{"index", "key", "value"}}
 
 // walkBits draws the entry data with the selected entry's reads: index
 // reads as header, key reads as path, value reads as value.
@@ -152,7 +161,7 @@ func (m *Model) walkBits(w, h int) (string, string, bool) {
 	if tw == nil {
 		return "", "", false
 	}
-	in := views.HexBitsInput{Data: tw.Data, Selected: -1, Width: w, Height: h, Theme: m.theme}
+	in := views.HexBitsInput{Data: tw.Data, Selected: -1, Width: w, Height: h, Theme: m.theme, Words: &walkWords}
 	if e, sel, ok := m.walkPart(); ok {
 		for i := range e.Parts {
 			p := &e.Parts[i]

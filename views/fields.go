@@ -28,6 +28,10 @@ type FieldTableInput struct {
 	Width    int
 	Height   int // lines including the header
 	Theme    Theme
+	// Titles, when set, are the column headings in place of path, name,
+	// type, decoder, offset, bits and value: rows that are no entity's
+	// fields (a string table's reads) are headed by what they hold.
+	Titles *[7]string
 }
 
 // fieldCol is one column of the field table.
@@ -60,6 +64,11 @@ func FieldTable(in FieldTableInput) string {
 		{title: "offset", get: func(r *FieldRow) string { return r.Offset }, right: true, min: 6},
 		{title: "bits", get: func(r *FieldRow) string { return fmt.Sprint(r.Bits) }, right: true, min: 4},
 		{title: "value", get: func(r *FieldRow) string { return r.Value }, min: 6},
+	}
+	if in.Titles != nil {
+		for i, c := range cols {
+			c.title = in.Titles[i]
+		}
 	}
 	path, name, typ, dec, _, _, val := cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]
 	for _, c := range cols {

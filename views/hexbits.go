@@ -62,6 +62,16 @@ type HexBitsInput struct {
 	// selected field (dembug --compare): the bit section marks it on a
 	// line of its own under ours.
 	Theirs *Span
+	// Words, when set, name the pieces in the selection's summary in place
+	// of "field" and header, path and value: a string table's reads are
+	// index, key and value reads of an entry.
+	Words *SpanWords
+}
+
+// SpanWords are the words the selection's summary names spans by.
+type SpanWords struct {
+	Piece string    // what Span.Field counts ("field")
+	Kinds [3]string // SpanHeader, SpanPath and SpanValue ("header", "path", "value")
 }
 
 // role is what a byte or bit is drawn as.
@@ -525,12 +535,22 @@ func (h *hexBits) titleLine() string {
 	t := h.in.Theme
 	v := h.value
 	var b strings.Builder
-	if v.Field >= 0 {
-		fmt.Fprintf(&b, "field %d · ", v.Field)
+	piece, kind := "field", func(k SpanKind) string { return k.String() }
+	if w := h.in.Words; w != nil {
+		piece = w.Piece
+		kind = func(k SpanKind) string {
+			if int(k) < len(w.Kinds) {
+				return w.Kinds[k]
+			}
+			return k.String()
+		}
 	}
-	fmt.Fprintf(&b, "%s %s", v.Kind, v.Span)
+	if v.Field >= 0 {
+		fmt.Fprintf(&b, "%s %d · ", piece, v.Field)
+	}
+	fmt.Fprintf(&b, "%s %s", kind(v.Kind), v.Span)
 	for _, p := range h.path {
-		fmt.Fprintf(&b, " · path %s", p.Span)
+		fmt.Fprintf(&b, " · %s %s", kind(SpanPath), p.Span)
 	}
 	if h.in.BaseBit != 0 {
 		fmt.Fprintf(&b, " · msg %s", bitio.Offset(h.in.BaseBit+v.Start))
