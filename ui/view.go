@@ -604,7 +604,7 @@ func (m *Model) schemaPane(w, h int) (string, string) {
 		if d != nil && upd >= 0 && upd < len(d.Rec.Updates) {
 			// A delete (or a leave of an entity never seen) has no class state.
 			u := &d.Rec.Updates[upd]
-			empty = fmt.Sprintf("a %s of #%d has no serializer to show", u.Op, u.Index)
+			empty = fmt.Sprintf("%s of #%d has no serializer to show", views.WithArticle(u.Op.String()), u.Index)
 		}
 		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: empty})
 	}

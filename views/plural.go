@@ -17,3 +17,12 @@ func Count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// WithArticle writes word after its indefinite article: "a create", "an
+// update" (by its first letter: the words it is given are dembug's own).
+func WithArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
