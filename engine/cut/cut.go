@@ -21,6 +21,9 @@ type Options struct {
 	To   int32 // last tick of the window; negative for the end of the file
 	// Aliases decode names decoder choice does not know (--as).
 	Aliases schema.Aliases
+	// Drop, when set, leaves out what it names and has the cut describe
+	// what it could leave out (dembug shrink; drop.go).
+	Drop *Drop
 }
 
 // Result is the cut and what was said of it.
@@ -48,6 +51,8 @@ type Result struct {
 	// Ended is the error that ended the window early (a broken command),
 	// nil when the window ended where asked or with the file.
 	Ended error
+	// Elements are what the cut could leave out, with Options.Drop.
+	Elements *Elements
 }
 
 // Framing says how the window's commands were written: "as they were", or
@@ -180,6 +185,7 @@ type cutter struct {
 	// protobuf there: no .dem reader could read them).
 	captureSpawnGroups int
 	packets            int32
+	windowIndex        int // the window's commands met so far (drop.go)
 }
 
 // signonAndBefore decodes the signon (keeping its commands) and every
@@ -293,7 +299,12 @@ func (c *cutter) window(out *writer.File) error {
 }
 
 func (c *cutter) keep(out *writer.File, cmd *container.Command) {
+	i := c.windowIndex
+	if c.describe(cmd) {
+		return // left out (Options.Drop)
+	}
 	switch {
+	case c.keepMessages(out, cmd, i):
 	case !cmd.Broadcast:
 		out.Raw(cmd.Kind, cmd.Tick, cmd.Compressed, c.data[cmd.BodyOffset:cmd.End()])
 	case cmd.Kind == container.SpawnGroups:

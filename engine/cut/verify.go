@@ -32,7 +32,7 @@ func (c *cutter) checkStart(f *writer.File) error {
 	if d := diffTables(c.r.Strings.Tables, back.Strings.Tables); d != "" {
 		return fail("the cut's string tables differ from the original's before tick %d: %s", c.opt.From, d)
 	}
-	if n, first := diffEntities(c.r.Entities, back.Entities); n > 0 {
+	if n, first := diffEntities(c.r.Entities, back.Entities, c.skipEntity); n > 0 {
 		return fail("the cut's full frame does not give the original's entities before tick %d (%d differ): %s", c.opt.From, n, first)
 	}
 	return nil
@@ -56,7 +56,7 @@ func (c *cutter) checkEnd() error {
 			return fail("the cut misaligns where the original does not: %v", back.FirstMisaligned)
 		}
 	}
-	if n, first := diffEntities(c.r.Entities, back.Entities); n > 0 {
+	if n, first := diffEntities(c.r.Entities, back.Entities, c.skipEntity); n > 0 {
 		differ := fmt.Sprintf("%d entities differ", n)
 		if n == 1 {
 			differ = "1 entity differs"
@@ -104,7 +104,7 @@ func diffTables(want, got []*stringtable.Table) string {
 // diffEntities counts the entities that differ between two tables (class,
 // serial, view, or any value entity.Walk shows, floats by bits) and
 // describes the first.
-func diffEntities(want, got *entity.Table) (n int, first string) {
+func diffEntities(want, got *entity.Table, skip func(i int) bool) (n int, first string) {
 	note := func(s string) {
 		n++
 		if first == "" {
@@ -113,6 +113,9 @@ func diffEntities(want, got *entity.Table) (n int, first string) {
 	}
 	var wv, gv []named
 	for i := range want.Entities {
+		if skip(i) {
+			continue // left out or reduced on purpose (Options.Drop)
+		}
 		w, g := live(want.Entities[i]), live(got.Entities[i])
 		switch {
 		case w == nil && g == nil:

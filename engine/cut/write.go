@@ -265,10 +265,10 @@ func (c *cutter) fullFrame() (full messages.PacketEntities, leaves *messages.Pac
 	bases := map[int32]writer.Changes{}
 	var out []int32
 	for _, e := range r.Entities.Entities {
-		if e == nil || e.Class == nil {
+		if e == nil || e.Class == nil || c.opt.Drop.entity(e.Index) {
 			continue
 		}
-		if err := create(r, w, fr, e, bases); err != nil {
+		if err := create(r, w, fr, e, bases, c); err != nil {
 			return full, nil, err
 		}
 		c.res.Entities++
@@ -297,7 +297,7 @@ func (c *cutter) fullFrame() (full messages.PacketEntities, leaves *messages.Pac
 
 // create writes one entity's create: the fields where its state differs
 // from its class baseline.
-func create(r *replay.Replay, w *writer.Entities, fr *writer.Frame, e *entity.Entity, bases map[int32]writer.Changes) error {
+func create(r *replay.Replay, w *writer.Entities, fr *writer.Frame, e *entity.Entity, bases map[int32]writer.Changes, c *cutter) error {
 	ser := e.Class.Serializer
 	base, ok := bases[e.Class.ID]
 	if !ok {
@@ -310,7 +310,9 @@ func create(r *replay.Replay, w *writer.Entities, fr *writer.Frame, e *entity.En
 		w.UseBaseline(e.Class.ID, base)
 	}
 	w.SpawnGroup = e.SpawnGroup
-	if err := fr.Create(e.Index, e.Class.ID, e.Serial, writer.Unlike(writer.StateChanges(ser, e.State), base)); err != nil {
+	ch := writer.Unlike(writer.StateChanges(ser, e.State), base)
+	c.frameEntity(e, len(ch))
+	if err := fr.Create(e.Index, e.Class.ID, e.Serial, c.opt.Drop.keepFields(e.Index, ch)); err != nil {
 		return fail("the full frame cannot hold entity %d (%s): %v", e.Index, e.Class.Name, err)
 	}
 	return nil
