@@ -145,3 +145,7 @@ func init() {
 }
 
 func asUint64(n wiretree.Node) string { return fmt.Sprint(n.Varint) }
+
+// EventName reports whether a game event's name matches, as a class name
+// does.
+func (m *Matcher) EventName(name string) bool { return m.Class(name) }

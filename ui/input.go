@@ -79,7 +79,7 @@ func (m *Model) toggleRow() tea.Cmd {
 	}
 	k := expKey{r.cmd, r.msg}
 	if m.expanded(k) {
-		delete(m.userExp, k)
+		m.userExp[k] = false // false, not deleted: a filter's events stay hidden too
 		delete(m.autoExp, k)
 	} else {
 		m.userExp[k] = true

@@ -66,12 +66,9 @@ func (m *Model) gotoTickFiltered(t int) tea.Cmd {
 		m.setNote(m.pastLastTick(t), true)
 		return nil
 	}
-	for k := m.ix.Commands[i].First; k < len(m.filterUpd); k++ {
-		if m.filterUpd[k] {
-			cmd := m.jump(k)
-			m.setNote(fmt.Sprintf("filter %q: first match at or after tick %d is at tick %d", m.filterText, t, m.ix.Commands[m.sel.Cmd].Tick), false)
-			return cmd
-		}
+	if cmd, ok := m.firstKept(i, m.ix.Commands[i].First); ok {
+		m.setNote(fmt.Sprintf("filter %q: first match at or after tick %d is at tick %d", m.filterText, t, m.ix.Commands[m.sel.Cmd].Tick), false)
+		return cmd
 	}
 	m.setNote(fmt.Sprintf("filter %q: no match at or after tick %d (esc clears the filter)", m.filterText, t), true)
 	return nil

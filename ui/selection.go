@@ -15,7 +15,12 @@ import (
 
 // --- selection -----------------------------------------------------------
 
-func (m *Model) expanded(k expKey) bool { return m.userExp[k] || m.autoExp[k] }
+// expanded reports whether a row shows its children: expanded by the
+// user or to show the selection, or a packet holding an event the filter
+// keeps (eventfilter.go).
+func (m *Model) expanded(k expKey) bool {
+	return m.userExp[k] || m.autoExp[k] || k.msg == -1 && m.eventsShown(int(k.cmd))
+}
 
 // rebuild lists the visible timeline rows and puts the cursor back on the
 // selection.
@@ -42,12 +47,12 @@ func (m *Model) rebuild() {
 		for len(exp) > 0 && exp[0] < int32(ci) {
 			exp = exp[1:]
 		}
-		if len(exp) == 0 || exp[0] != int32(ci) {
+		if (len(exp) == 0 || exp[0] != int32(ci)) && !m.eventsShown(ci) {
 			continue
 		}
 		for mi := range c.Msgs {
 			pe := c.Msgs[mi].PE
-			if m.filter != nil && (pe == nil || !m.anyFiltered(pe.First, len(pe.Updates))) {
+			if m.filter != nil && !m.keepsMessage(ci, mi) {
 				continue
 			}
 			rows = append(rows, tlRow{views.RowMessage, int32(ci), int32(mi), -1})
@@ -253,6 +258,9 @@ func (m *Model) stepUpdate(dir int) tea.Cmd {
 	for k >= 0 && k < n && m.filter != nil && !m.filterUpd[k] {
 		k += dir
 	}
+	if e := m.nextKeptEvent(m.placeOf(m.sel), dir); m.nearerEvent(e, k, dir) {
+		return m.reveal(m.eventRef(e))
+	}
 	if k < 0 || k >= n {
 		if dir > 0 {
 			m.setNote("last entity update", false)
@@ -356,6 +364,9 @@ func (m *Model) doSearch(q string) tea.Cmd {
 	}
 	m.lastSearch = q
 	m.cancelScan()
+	if cmd, ok := m.searchEvent(q); ok {
+		return cmd
+	}
 	return m.startScan(q, false)
 }
 
@@ -372,23 +383,27 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 		upd[k], field[k], cmds[h.Cmd] = true, uint16(min(h.Field, 1<<16-1)), true
 		count++
 	}
-	if count == 0 {
-		m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no update touches a field or class matching %q", j.q)), true)
+	events, names := m.filterEvents(j.mt, cmds)
+	if count == 0 && events == 0 {
+		m.setNote(m.noMatchNote(j.q, j.mt, fmt.Sprintf("no update touches a field or class, and no game event's name, matching %q", j.q)+m.definedUnsent(j.mt)), true)
 		return nil
 	}
 	m.filter, m.filterText, m.filterUpd, m.filterField, m.filterCmd = j.mt, j.q, upd, field, cmds
-	m.setNote(fmt.Sprintf("filter %q: %d updates", j.q, count), false)
-	if k := m.ix.FlatOf(m.sel); k >= 0 && m.filterUpd[k] {
-		m.rebuild()
-		m.follow()
-		return nil
-	}
-	for k, b := range m.filterUpd {
-		if b {
-			return m.jump(k)
+	for k, on := range m.userExp {
+		if !on {
+			delete(m.userExp, k) // collapsed before: the filter's events show
 		}
 	}
-	return nil
+	note := filterNote(j.q, count, events, names)
+	if k := m.ix.FlatOf(m.sel); k >= 0 && m.filterUpd[k] || m.sel.Upd < 0 && m.keepsEvent(m.ix.Event(m.sel.Cmd, m.placeOf(m.sel).inner)) {
+		m.rebuild()
+		m.follow()
+		m.setNote(note, false)
+		return nil
+	}
+	cmd, _ := m.firstKept(0, 0)
+	m.setNote(note, false)
+	return cmd
 }
 
 // setFilter starts the scan behind a filter (an empty query clears it).
