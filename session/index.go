@@ -8,6 +8,7 @@ import (
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 )
 
@@ -180,10 +181,13 @@ type Index struct {
 	Anoms    []AnomalyRef   // anomaly stops in file order (see AnomalyRef), as graded so far
 	Findings []FieldAnomaly // every anomaly in file order, up to MaxFindings, as graded so far
 	Values   Verdicts       // once Done, the unknown types whose values show them read wrongly (values.go)
+	// Corrections are, once Done, what the file's values say of each
+	// correction of decoder choice its fields read (values.go).
+	Corrections []infer.CorrectionCheck
 	// FirstMisaligned is, once Done, the decode's first misaligned
 	// message (nil for none), where the inference starts.
 	FirstMisaligned *Location
-	Classes         []string // class names by the ids in UpdateInfo
+	Classes         []string    // class names by the ids in UpdateInfo
 	Events          []EventInfo // game events in file order (events.go)
 	Err             *IndexError
 	EndNote         string // said at the end of the timeline (a file without DEM_Stop)
@@ -337,6 +341,7 @@ func (ix *Index) Append(ch *Chunk) {
 	ix.Done = ch.Done
 	if ch.Values != nil {
 		ix.Values = ch.Values
+		ix.Corrections = ch.Corrections
 	}
 	if ch.FirstMisaligned != nil {
 		ix.FirstMisaligned = ch.FirstMisaligned

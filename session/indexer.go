@@ -12,6 +12,7 @@ import (
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/gameevents"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/msgnames"
 	"github.com/dembug/dembug/engine/provenance"
@@ -31,6 +32,8 @@ type Chunk struct {
 	Done      bool
 	Keyframes *replay.Keyframes
 	Values    Verdicts // with Done: what unknown types' values showed (values.go)
+	// Corrections: with Done, what the values showed of the corrections.
+	Corrections []infer.CorrectionCheck
 	// FirstMisaligned (with Done) is the decode's first misaligned
 	// message, nil for none: where the inference starts (File.Infer).
 	FirstMisaligned *Location
@@ -437,6 +440,7 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ch.Done = true
 	ix.flush(ch)
 	ch.Values = JudgedValues(ix.r)
+	ch.Corrections = infer.CorrectionEvidence(ix.r)
 	if ix.r != nil && ix.r.FirstMisaligned != nil {
 		loc := ix.r.FirstMisaligned.Loc
 		ch.FirstMisaligned = &loc

@@ -8,7 +8,10 @@ import (
 )
 
 // Verdicts are the unknown types whose values show them read wrongly.
-type Verdicts []infer.NameEvidence
+type Verdicts []Verdict
+
+// Verdict is one of them: its name, the values' tally and what they show.
+type Verdict = infer.NameEvidence
 
 // JudgedValues is what a decode gathering value evidence (the index
 // pass's, stats') showed of the unknown types' values: the ones read
@@ -49,4 +52,15 @@ func (ix *Index) ValueAliases(a schema.Aliases) schema.Aliases {
 		a = a.With(schema.KindType, ne.Name, ne.Verdict.As)
 	}
 	return a
+}
+
+// CorrectionOf is what the index's values said of correction c, or nil
+// (not done, or no field of the file read it).
+func (ix *Index) CorrectionOf(c *schema.Correction) *infer.CorrectionCheck {
+	for i := range ix.Corrections {
+		if ix.Corrections[i].Correction == c {
+			return &ix.Corrections[i]
+		}
+	}
+	return nil
 }

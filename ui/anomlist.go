@@ -28,6 +28,9 @@ type listRow struct {
 	rule  diagnose.Rule
 	field string // a field row's name; "" for a group row
 	first int    // index into Index.Findings of the first occurrence
+	// verdict is a values verdict's row's: enter searches for the first
+	// read of its type.
+	verdict *session.Verdict
 }
 
 // MaxListFields bounds the field rows under a group.
@@ -97,7 +100,7 @@ func (m *Model) listBody(w, h int) (string, string) {
 	for i := range rows {
 		vr[i] = rows[i].AnomalyListRow
 	}
-	title := fmt.Sprintf("Anomalies · %d (%d strong) · enter go to · m mute/unmute · esc closes", all, strong)
+	title := fmt.Sprintf("Anomalies · %d (%d strong)%s · enter go to · m mute/unmute · esc closes", all, strong, m.verdictsTitle())
 	if !m.ix.Done {
 		title += " · still indexing"
 	} else if !m.ix.GradeDone {
@@ -144,8 +147,16 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.cache.fieldsKey.drop()
 		}
 	case "enter":
-		if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
-			m.setNote(rows[m.list.sel].Text, false) // a values row: I applies it
+		if m.list.sel < len(rows) && rows[m.list.sel].verdict != nil {
+			// A verdict's type: its first read an update makes, searched
+			// from the start.
+			ne := rows[m.list.sel].verdict
+			m.list = nil
+			m.cancelScan()
+			q := "type " + ne.Name
+			return m.startScanAfter(q, session.NewFieldsMatcher(q, ne.FieldNames), session.Hit{Cmd: 0, Inner: -1, Upd: -1})
+		} else if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
+			m.setNote(rows[m.list.sel].Text, false) // the group row: I applies them
 		} else if m.list.sel < len(rows) {
 			f := m.ix.Findings[rows[m.list.sel].first]
 			m.list = nil

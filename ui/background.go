@@ -113,20 +113,28 @@ func (m *Model) resumeGrading() tea.Cmd {
 
 // startScan starts a search (from the selection) or a filter.
 func (m *Model) startScan(q string, filter bool) tea.Cmd {
-	mt := session.NewMatcher(q)
-	j := &scanJob{gen: m.jobs.start(jobScan), filter: filter, q: q, mt: mt, started: time.Now()}
 	if filter {
+		mt := session.NewMatcher(q)
+		j := &scanJob{gen: m.jobs.start(jobScan), filter: true, q: q, mt: mt, started: time.Now()}
 		j.s = m.file.Filter(mt, len(m.ix.Commands))
-	} else {
-		after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
-		if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
-			after.Inner, after.Upd = msg.Index, m.sel.Upd
-		}
-		if m.sel.IsEnd() || m.sel.Cmd < 0 {
-			after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
-		}
-		j.s = m.file.Search(mt, after, len(m.ix.Commands))
+		m.scan = j
+		return m.scanStep()
 	}
+	after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
+	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
+		after.Inner, after.Upd = msg.Index, m.sel.Upd
+	}
+	if m.sel.IsEnd() || m.sel.Cmd < 0 {
+		after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
+	}
+	return m.startScanAfter(q, session.NewMatcher(q), after)
+}
+
+// startScanAfter starts a search, named q in notes, for the first update
+// after the place after whose class or a field name mt matches.
+func (m *Model) startScanAfter(q string, mt *session.Matcher, after session.Hit) tea.Cmd {
+	j := &scanJob{gen: m.jobs.start(jobScan), q: q, mt: mt, started: time.Now()}
+	j.s = m.file.Search(mt, after, len(m.ix.Commands))
 	m.scan = j
 	return m.scanStep()
 }

@@ -39,7 +39,7 @@ func (m *Model) inferCmd() tea.Cmd {
 	m.inference = inf
 	if len(inf.unknowns) == 0 || !m.misaligned() {
 		if len(m.ix.Values) > 0 && m.note == "" {
-			m.setNote("values show types read wrongly while every bit lines up: "+m.valueAliasesNote()+"; a field's inspector says why, I decodes so", false)
+			m.setNote(m.valuesOpeningNote(), false)
 		}
 		return nil
 	}
@@ -93,8 +93,13 @@ func (m *Model) applyInferred() tea.Cmd {
 	default:
 		aliases = inf.checked.Aliases
 	}
+	at := m.sel
 	m.reopen(m.file.WithAliases(aliases))
-	m.setNote("decoding with "+strings.Join(aliases.Flags(), " "), false)
+	if at != session.None {
+		m.restore = &at // the same tick, update and field, once indexed
+	}
+	m.decodingNote = "decoding with " + strings.Join(aliases.Flags(), " ")
+	m.setNote(m.decodingNote, false)
 	return m.indexCmd()
 }
 

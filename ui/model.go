@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -120,7 +121,13 @@ type Model struct {
 	before                           bool
 
 	prefetched bool
-	keyframed  bool
+	// restore is where the selection was when I reopened the file under
+	// other aliases: selected again once the index reaches it.
+	restore *session.Ref
+	// decodingNote is the note I set while the file decodes anew; it
+	// gives way to the result when the index pass ends.
+	decodingNote string
+	keyframed    bool
 
 	// Background work (background.go): the grading pass, and the search
 	// or filter scan running.
@@ -356,6 +363,10 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	if !m.ix.Done {
 		next = m.indexCmd()
 	} else {
+		if m.decodingNote != "" && m.note == m.decodingNote {
+			m.setNote(strings.Replace(m.decodingNote, "decoding with", "decoded with", 1)+m.valuesLeftNote(), false)
+		}
+		m.decodingNote = ""
 		if m.ix.Err != nil {
 			m.setNote("decoding stopped: "+m.ix.Err.Error(), true)
 		}
@@ -363,6 +374,14 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	}
 	if c := m.placeComparison(); c != nil {
 		next = tea.Batch(next, c)
+	}
+	if r := m.restore; r != nil && (r.Cmd < len(m.ix.Commands) || m.ix.Done) {
+		// Back where I was pressed; that load is the one to make, so
+		// no prefetch competes with it.
+		m.restore, m.prefetched = nil, true
+		if r.Cmd < len(m.ix.Commands) {
+			next = tea.Batch(next, m.reveal(*r))
+		}
 	}
 	if !m.prefetched && m.ix.NumUpdates() > 0 {
 		// Warm the decoder with the first packet-entities message, the

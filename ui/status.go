@@ -42,29 +42,38 @@ func tickWord(tick int32) string {
 	return fmt.Sprintf("tick %d", tick)
 }
 
-// aliasesTitle names the aliases in force (--as, or applied with I) for a
-// title: " · --as A=B --as C=D", or "" without any.
+// aliasesTitle names the aliases in force (--as, or applied with I) and
+// the seed's reading (--decoders seed) for a title: " · --as A=B --as
+// C=D", or "" without any.
 func (m *Model) aliasesTitle() string {
 	a := m.file.Aliases()
-	if a.Empty() {
+	if a.Empty() && !a.Seed {
 		return ""
 	}
 	fl := a.Flags()
 	sort.Strings(fl)
+	if a.Seed {
+		fl = append([]string{"--decoders seed"}, fl...)
+	}
 	return " · " + strings.Join(fl, " ")
 }
 
 // aliasesStatus is the status line's word on the aliases in force: their
-// flags on a wide terminal, how many on a narrow one.
+// flags on a wide terminal, how many on a narrow one; and the seed's
+// reading when it is the one decoding.
 func (m *Model) aliasesStatus(wide bool) string {
 	a := m.file.Aliases()
-	if a.Empty() {
+	if a.Empty() && !a.Seed {
 		return ""
 	}
 	if fl := m.aliasesTitle(); (wide && len(fl) < 60) || len(fl) < 32 {
 		return strings.TrimPrefix(fl, " · ") + " · "
 	}
-	return fmt.Sprintf("--as ×%d · ", len(a.Types)+len(a.Encoders))
+	seed := ""
+	if a.Seed {
+		seed = "seed reading · "
+	}
+	return seed + fmt.Sprintf("--as ×%d · ", len(a.Types)+len(a.Encoders))
 }
 
 // noMatchNote is what a search or filter that found no update says: that

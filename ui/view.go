@@ -235,6 +235,7 @@ func (m *Model) fieldsPane(w, h int) (string, string) {
 		if !m.cache.fieldsKey.is(key) {
 			m.cache.fieldsKey.set(key)
 			m.cache.fields = fieldRows(d.Rec.UpdateFields(m.sel.Upd), &d.Report, u.FirstField, m.unmuted)
+			m.markVerdicts(m.cache.fields, d.Rec.UpdateFields(m.sel.Upd))
 		}
 		// The count agrees with the rows' markers (and L): anomalies that
 		// grade (not a default-decoder read alone) and are not muted.
@@ -709,7 +710,7 @@ func (m *Model) statusLine() string {
 		}
 		right = m.cutStatus(false) + right
 	}
-	if md == nil && !m.file.Aliases().Empty() && (m.w >= 100 || m.note == "") {
+	if a := m.file.Aliases(); md == nil && (!a.Empty() || a.Seed) && (m.w >= 100 || m.note == "") {
 		// (a narrow line gives a note the room)
 		right = m.aliasesStatus(m.w >= 100) + right
 	}

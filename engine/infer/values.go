@@ -21,6 +21,9 @@ type NameEvidence struct {
 	Tally   ev.Tally
 	Fields  int // fields that had values
 	Verdict ev.Verdict
+	// FieldNames are those fields' names, the first decoded first (a
+	// search for FieldNames[0] finds the name's first read).
+	FieldNames []string
 }
 
 // ValueEvidence merges, per unknown type, the tallies a decode gathered
@@ -43,6 +46,7 @@ func ValueEvidence(r *replay.Replay) []NameEvidence {
 		}
 		ne.Tally.Merge(&ts[w])
 		ne.Fields++
+		ne.FieldNames = append(ne.FieldNames, f.Name)
 	}
 	out := make([]NameEvidence, 0, len(by))
 	for _, ne := range by {

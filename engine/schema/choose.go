@@ -164,7 +164,9 @@ func chooseByType(base string, g game.Game) (*decoder.Decoder, string) {
 // array field's encoder, bit count and range.
 func chooseElem(f *Field, g game.Game) (*decoder.Decoder, string) {
 	base := f.Type.Generic.Base
-	if g == game.Dota2 {
+	if g == game.Dota2 && f.Correction == nil {
+		// (a corrected element reads as its type would in a simple
+		// field: the seed's element rule has no 64-bit type)
 		return chooseByType(base, g)
 	}
 	d, why := decoderFor(f, base, g)

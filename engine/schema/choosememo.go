@@ -17,6 +17,7 @@ type choiceKey struct {
 	bits, flags                     int32
 	low, high                       float32
 	bitsSet, lowSet, highSet, elem  bool
+	corrected                       bool // chooseElem reads a corrected element otherwise
 }
 
 type choice struct {
@@ -39,7 +40,7 @@ func (m choiceMemo) choose(f *Field, base string, g game.Game, elem bool) (*deco
 	}
 	k := choiceKey{base: base, typeBase: f.Type.Base, encoder: f.Encoder, varSer: f.VarSerializer,
 		bits: f.BitCount, flags: f.EncodeFlags, low: f.Low, high: f.High,
-		bitsSet: f.BitCountSet, lowSet: f.LowSet, highSet: f.HighSet, elem: elem}
+		bitsSet: f.BitCountSet, lowSet: f.LowSet, highSet: f.HighSet, elem: elem, corrected: f.Correction != nil}
 	if c, ok := m[k]; ok {
 		if c.problem != "" {
 			f.Problem = c.problem // as the set-up that failed wrote it
