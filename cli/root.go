@@ -106,6 +106,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(checkCmd(), entitiesCmd(), traceCmd(), compareCmd(), statsCmd(), schemaCmd(), sampleCmd())
 	root.AddCommand(stringsCmd(), cutCmd())
 	root.AddCommand(eventsCmd())
+	root.AddCommand(shrinkCmd())
 	return root
 }
 

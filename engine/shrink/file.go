@@ -103,8 +103,8 @@ func (sh *shrinker) test(ctx context.Context, data []byte) outcome {
 
 // Shrink searches for the smallest cut of data that still fails the
 // test: first the window (its first tick, then its last, bisected), then
-// the window's commands, the full frame's entities, the packets'
-// messages and the entities' fields (delta debugging), again until a
+// the window's commands, the packets' messages, the full frame's
+// entities and the entities' fields (delta debugging), again until a
 // round removes nothing. When ctx ends it returns the smallest failing
 // file so far. ErrPasses: the test passes on data itself.
 func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
@@ -165,7 +165,7 @@ func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
 	// after round until one removes nothing.
 	d := &cut.Drop{Commands: map[int]bool{}, Messages: map[cut.MessageRef]bool{}, Entities: map[int32]bool{}, Fields: map[cut.FieldRef]bool{}}
 	el := base.Elements
-	src := base.Data
+	src := tail.Data // base cut again: the same file, with what d drops
 	try := func(ctx context.Context, cand *cut.Drop) bool {
 		r, ok := sh.cut(src, from, to, cand)
 		return ok && sh.test(ctx, r.Data).fails
@@ -336,23 +336,6 @@ func stages(el *cut.Elements) []stage {
 				}
 				return n
 			}},
-		{"entities",
-			func(d *cut.Drop) []int {
-				var out []int
-				for i, fe := range el.Frame {
-					if !d.Entities[fe.Index] {
-						out = append(out, i)
-					}
-				}
-				return out
-			},
-			func(d *cut.Drop, elems, keep []int) *cut.Drop {
-				n := clone(d)
-				for _, i := range removed(elems, keep) {
-					n.Entities[el.Frame[i].Index] = true
-				}
-				return n
-			}},
 		{"messages",
 			func(d *cut.Drop) []int {
 				var out []int
@@ -367,6 +350,23 @@ func stages(el *cut.Elements) []stage {
 				n := clone(d)
 				for _, i := range removed(elems, keep) {
 					n.Messages[msgs[i]] = true
+				}
+				return n
+			}},
+		{"entities",
+			func(d *cut.Drop) []int {
+				var out []int
+				for i, fe := range el.Frame {
+					if !d.Entities[fe.Index] {
+						out = append(out, i)
+					}
+				}
+				return out
+			},
+			func(d *cut.Drop, elems, keep []int) *cut.Drop {
+				n := clone(d)
+				for _, i := range removed(elems, keep) {
+					n.Entities[el.Frame[i].Index] = true
 				}
 				return n
 			}},

@@ -100,6 +100,7 @@ func (s *Searcher) first(ctx context.Context, cands [][]int, fails Fails) int {
 // element of the result makes the test pass. When ctx ends it returns the
 // smallest failing subset found so far. elems are kept in their order.
 func (s *Searcher) DDMin(ctx context.Context, elems []int, fails Fails) []int {
+	s.seen = nil // the sets of another search name other things
 	cur := slices.Clone(elems)
 	n := 2
 	for len(cur) >= 2 && ctx.Err() == nil {

@@ -186,3 +186,16 @@ func TestBisectStopsOnTheContext(t *testing.T) {
 		t.Fatalf("got %d, which passes", got)
 	}
 }
+
+// TestSearchesDoNotShareAnswers: one Searcher runs the stages' searches
+// one after another, over elements numbered alike that name other things;
+// an answer of one is no answer of the next.
+func TestSearchesDoNotShareAnswers(t *testing.T) {
+	s := &Searcher{Jobs: 1}
+	if got := s.DDMin(context.Background(), seq(8), hasAll(3)); !slices.Equal(got, []int{3}) {
+		t.Fatalf("first search: %v", got)
+	}
+	if got := s.DDMin(context.Background(), seq(8), hasAll(5)); !slices.Equal(got, []int{5}) {
+		t.Fatalf("second search, fails with 5: %v", got)
+	}
+}
