@@ -141,6 +141,7 @@ func init() {
 			4: {name: "val_long", show: asInt32}, 5: {name: "val_short", show: asInt32}, 6: {name: "val_byte", show: asInt32},
 			7: {name: "val_bool", show: asBool}, 8: {name: "val_uint64", show: asUint64},
 		}},
+		4: {name: "server_tick", show: asInt32}, 5: {name: "passthrough", show: asInt32},
 	}
 }
 

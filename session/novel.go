@@ -29,7 +29,8 @@ var wireKnown = map[string]knownfmt.Msg{
 	"net_Tick": knownfmt.NetTick, "svc_ServerInfo": knownfmt.ServerInfo, "svc_ClassInfo": knownfmt.ClassInfo,
 	"svc_CreateStringTable": knownfmt.CreateStringTable, "svc_UpdateStringTable": knownfmt.UpdateStringTable,
 	"svc_ClearAllStringTables": knownfmt.ClearAllStringTables, "svc_PacketEntities": knownfmt.PacketEntities,
-	"svc_FlattenedSerializer": knownfmt.FlattenedSerializer,
+	"svc_FlattenedSerializer":       knownfmt.FlattenedSerializer,
+	"GE_Source1LegacyGameEventList": knownfmt.GameEventList, "GE_Source1LegacyGameEvent": knownfmt.GameEvent,
 }
 
 // novelField names a top-level field of a message the wire view shows

@@ -35,6 +35,9 @@ func TestGameEventNamed(t *testing.T) {
 	if got := strings.Join(names, ","); !strings.Contains(got, "keys userid (player),type,val_short,keys userid_pawn (ehandle),type,val_long,keys weapon (string)") {
 		t.Errorf("wire rows: %s", got)
 	}
+	if got := strings.Join(names, ","); !strings.HasSuffix(got, ",server_tick") {
+		t.Errorf("wire rows end without server_tick (field 4): %s", got)
+	}
 	text := inspectorText(hs)
 	for _, want := range []string{"weapon_fire (event id 158)", "entry #156 of the file's event list (GE_Source1LegacyGameEventList, 271 entries)", "userid player, userid_pawn ehandle, weapon string, silenced bool", "as declared: player, ehandle, string, bool"} {
 		if !strings.Contains(text, want) {

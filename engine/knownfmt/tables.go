@@ -55,6 +55,11 @@ const (
 	Serializer
 	SerializerField
 	PolymorphicField
+	GameEventList
+	GameEventListDescriptor
+	GameEventListKey
+	GameEvent
+	GameEventKey
 	numMsgs
 )
 
@@ -167,6 +172,25 @@ var tables = [numMsgs]table{
 	}, kids: map[int]Msg{11: PolymorphicField}},
 	PolymorphicField: {name: "ProtoFlattenedSerializerField_t.polymorphic_field_t", fields: []field{
 		{1, "polymorphic_field_serializer_name_sym", 0}, {2, "polymorphic_field_serializer_version", 0},
+	}},
+	// GE_Source1LegacyGameEventList (CMsgSource1LegacyGameEventList, 205):
+	// the file's event list (engine/gameevents), the same in every game.
+	GameEventList: {name: "GE_Source1LegacyGameEventList", fields: []field{{1, "descriptors", 0}},
+		kids: map[int]Msg{1: GameEventListDescriptor}},
+	GameEventListDescriptor: {name: "GE_Source1LegacyGameEventList.descriptor_t", fields: []field{
+		{1, "eventid", 0}, {2, "name", 0}, {3, "keys", 0},
+	}, kids: map[int]Msg{3: GameEventListKey}},
+	GameEventListKey: {name: "GE_Source1LegacyGameEventList.key_t", fields: []field{{1, "type", 0}, {2, "name", 0}}},
+	// GE_Source1LegacyGameEvent (CMsgSource1LegacyGameEvent, 207): a game
+	// event. server_tick (4) and passthrough (5) are in CS2's and
+	// Deadlock's definitions (the CS2 replays send server_tick); the Dota 2
+	// definitions seen lack them, and the Dota 2 replay sends neither.
+	GameEvent: {name: "GE_Source1LegacyGameEvent", fields: []field{
+		{1, "event_name", 0}, {2, "eventid", 0}, {3, "keys", 0}, {4, "server_tick", only(game.CS2, game.Deadlock)}, {5, "passthrough", only(game.CS2, game.Deadlock)},
+	}, kids: map[int]Msg{3: GameEventKey}},
+	GameEventKey: {name: "GE_Source1LegacyGameEvent.key_t", fields: []field{
+		{1, "type", 0}, {2, "val_string", 0}, {3, "val_float", 0}, {4, "val_long", 0}, {5, "val_short", 0},
+		{6, "val_byte", 0}, {7, "val_bool", 0}, {8, "val_uint64", 0},
 	}},
 }
 

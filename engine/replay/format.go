@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/gameevents"
 	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/schema"
@@ -94,6 +95,10 @@ func (r *Replay) formatInner(m *messages.Inner, loc Location) {
 		t = knownfmt.UpdateStringTable
 	case messages.SvcClearAllStringTables:
 		t = knownfmt.ClearAllStringTables
+	case gameevents.ListMessage:
+		t = knownfmt.GameEventList
+	case gameevents.EventMessage:
+		t = knownfmt.GameEvent
 	default:
 		r.Format.Message(r.Game, m.Type, formatPlace(loc))
 		return
