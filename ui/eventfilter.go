@@ -248,6 +248,10 @@ func (m *Model) searchEvent(q string) (tea.Cmd, bool) {
 		nth, wrap = 0, " (wrapped to the start)"
 	}
 	e := all[nth]
+	if m.filter != nil && !m.keepsEvent(e) {
+		m.clearFilter() // its rows would hide the event
+		wrap += "; filter cleared to show it"
+	}
 	m.jumps.force = true
 	cmd := m.reveal(m.eventRef(e))
 	m.setNote(fmt.Sprintf("%s: event %d of %d, at tick %d%s (/ enter for the next)", e.Label, nth+1, len(all), m.ix.Commands[e.Cmd].Tick, wrap), false)

@@ -177,4 +177,15 @@ func TestSearchEventName(t *testing.T) {
 	if len(hs.m.jumps.back) == 0 {
 		t.Errorf("the search's jumps are not in the jump list")
 	}
+
+	// Under a filter that hides them, the search clears it to show one.
+	hs.keys("f")
+	hs.typ("weapon_fire")
+	hs.keys("enter", "/", "enter")
+	if hs.m.filter != nil || selectedEvent(hs) == nil || selectedEvent(hs).Label != "item_pickup" || !strings.Contains(hs.m.note, "filter cleared to show it") {
+		t.Errorf("/ enter under a filter of weapon_fire: filter %v, note %q", hs.m.filter != nil, hs.m.note)
+	}
+	if hs.m.rows[hs.m.cursor].kind != views.RowMessage {
+		t.Errorf("the cursor is not on the event's row")
+	}
 }
