@@ -18,7 +18,7 @@ func TestFilterPromptEnterClears(t *testing.T) {
 		t.Fatalf("no filter: %s", hs.m.note)
 	}
 	hs.keys("f")
-	if hs.m.input != "" || !strings.Contains(hs.screen(), `filter updates by field or class (empty: clear "m_iHealth"): █`) {
+	if hs.m.input != "" || !strings.Contains(hs.screen(), `filter by field, class or event name (empty: clear "m_iHealth"): █`) {
 		t.Fatalf("f with a filter set: input %q\n%s", hs.m.input, hs.screen())
 	}
 	hs.keys("enter")
