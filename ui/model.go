@@ -66,7 +66,7 @@ const (
 )
 
 var promptLabels = map[promptKind]string{
-	promptTick: "go to tick", promptSearch: "search fields and classes", promptFilter: "filter by field, class or event name", promptEntity: "entity index",
+	promptTick: "go to tick", promptSearch: "search fields, classes or an event name", promptFilter: "filter by field, class or event name", promptEntity: "entity index",
 }
 
 // Model is the root model: it owns the index, the selection and the
