@@ -30,3 +30,25 @@ func TestOneGenerationRule(t *testing.T) {
 		t.Errorf("a what-if on the reopened file: %+v, before %+v", c, b)
 	}
 }
+
+// Superseded work is stopped: a kind's context is done once the kind
+// starts again or the file is reopened, and the other kinds' stay live.
+func TestSupersededWorkIsStopped(t *testing.T) {
+	var j jobs
+	whatIf, file := j.context(jobWhatIf), j.context(jobFile)
+	if j.context(jobFile) != file || file.Err() != nil {
+		t.Fatal("a kind's context changed or ended without a start")
+	}
+	j.start(jobWhatIf)
+	if whatIf.Err() == nil || file.Err() != nil {
+		t.Fatalf("a new what-if: the old one's context %v, the file's %v", whatIf.Err(), file.Err())
+	}
+	scan := j.context(jobScan)
+	j = j.reopened()
+	if file.Err() == nil || scan.Err() == nil {
+		t.Fatalf("reopened: the file's work %v, the scan %v", file.Err(), scan.Err())
+	}
+	if j.context(jobFile).Err() != nil {
+		t.Fatal("the reopened file's work starts stopped")
+	}
+}

@@ -67,8 +67,9 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 	m.promoted = line + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
 	data := m.file.Bytes()
+	ctx := m.jobs.context(jobFile) // done when the file is reopened again: a later P stops this count
 	count := safe(func() tea.Msg {
-		c, n, err := session.ValueChanges(data, old, aliases)
+		c, n, err := session.ValueChanges(ctx, data, old, aliases)
 		return promoteMsg{gen: gen, line: line, changed: c, total: n, err: err}
 	})
 	return tea.Batch(m.indexCmd(), count)
