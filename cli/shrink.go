@@ -77,7 +77,7 @@ func shrinkCmd() *cobra.Command {
 			}
 			defer os.RemoveAll(dir)
 			s := &shrinkRun{file: args[0], out: out, data: f.Data, budget: budget, jobs: jobs,
-				test: &shrinkTest{cmd: test, match: re, dir: dir}, stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
+				test: &shrinkTest{cmd: test, match: re, dir: dir, outName: out}, stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
 			s.opt.Aliases = aliases
 			return s.run()
 		},
@@ -183,6 +183,9 @@ func (s *shrinkRun) report(res *shrink.Result, interrupted bool) {
 	}
 	if l := shrink.LastLine(res.Output); l != "" {
 		fmt.Fprintf(w, "  the test fails on it: %s\n", l)
+		if m := s.test.matching(res.Output); m != "" && m != l {
+			fmt.Fprintf(w, "  --match matches: %s\n", m)
+		}
 	} else {
 		fmt.Fprintf(w, "  the test fails on it, printing nothing\n")
 	}

@@ -25,6 +25,7 @@ type shrinkTest struct {
 	cmd     string
 	match   *regexp.Regexp
 	dir     string        // where candidates are written, removed at the end
+	outName string        // the file written at the end (-o), named in place of a candidate
 	timeout time.Duration // per run; 0 for none
 	n       atomic.Int64
 }
@@ -94,7 +95,24 @@ func (t *shrinkTest) run(ctx context.Context, data []byte) testRun {
 		return testRun{code: -1, out: []byte(err.Error())}
 	}
 	defer os.Remove(path)
-	return t.runFile(ctx, path)
+	r := t.runFile(ctx, path)
+	// What it says of the candidate it says of OUT, which is that file.
+	r.out = bytes.ReplaceAll(r.out, []byte(path), []byte(t.outName))
+	return r
+}
+
+// matching is the last line of out that --match matches ("" without one).
+func (t *shrinkTest) matching(out []byte) string {
+	if t.match == nil {
+		return ""
+	}
+	lines := strings.Split(string(out), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if t.match.MatchString(lines[i]) {
+			return strings.TrimSpace(lines[i])
+		}
+	}
+	return ""
 }
 
 // cannotRun says why a run shows the command itself cannot run ("" when

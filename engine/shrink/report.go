@@ -37,9 +37,7 @@ func (r *Result) Remains() []string {
 		}
 	}
 	lines = append(lines, fmt.Sprintf("ticks %d–%d: %d commands (%s)", c.First, c.Last, c.Commands, tally(kinds)))
-	if len(types) > 0 {
-		lines = append(lines, "their messages: "+tally(types))
-	}
+	lines = append(lines, "their messages: "+tally(types))
 	if c.StateTick < 0 {
 		return append(lines, "no full frame: the window starts with the game")
 	}

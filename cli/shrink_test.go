@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/writer"
+)
+
+func sampleFile(t *testing.T) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "sample.dem")
+	if err := os.WriteFile(path, writer.Generate(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+// A test that fails on any replay shrinks the sample to a valid file with
+// one command of the game, and the report says what remains, how the test
+// failed (its last line, OUT named where it named the candidate) and how
+// to open it.
+func TestShrinkCommand(t *testing.T) {
+	dir, in := sampleFile(t)
+	out := filepath.Join(dir, "small.dem")
+	stdout, stderr, err := runDembug("shrink", in, "--test", "echo checking; echo broke reading {}; exit 3", "--match", "broke", "-o", out, "-j", "2")
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	for _, want := range []string{"1-minimal", "ticks ", "1 commands", "full frame at tick", "the test fails on it: broke reading " + out, "g "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, _ := os.ReadFile(in)
+	if len(data) >= len(orig) {
+		t.Fatalf("%d bytes of %d", len(data), len(orig))
+	}
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil || r.Stats.Misaligned != 0 {
+		t.Fatalf("the shrunk file does not decode: %v, %d misaligned", err, r.Stats.Misaligned)
+	}
+	if !strings.Contains(stderr, "shrink: ") && !strings.Contains(stdout, "after ") {
+		t.Errorf("no progress and no summary: %q", stderr)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// Bad input: a test that passes on FILE (or whose output does not match)
+// is nothing to shrink, exit 2; a command that cannot run is said so, exit
+// 2; --test without {} is refused. No OUT is written.
+func TestShrinkRefuses(t *testing.T) {
+	dir, in := sampleFile(t)
+	out := filepath.Join(dir, "small.dem")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--test", "true {}"}, 2, "nothing to shrink: the test passes on"},
+		{[]string{"--test", "echo fine; false {}", "--match", "broke"}, 2, "does not match --match"},
+		{[]string{"--test", "/no/such/parser-43 {}"}, 2, "the test cannot run"},
+		{[]string{"--test", "false"}, -1, "has no {}"},
+		{[]string{"--test", "false {}", "--match", "("}, -1, "--match"},
+		{[]string{"--test", "false {}", "--budget", "0s"}, -1, "--budget"},
+	}
+	for _, c := range cases {
+		_, stderr, err := runDembug(append([]string{"shrink", in, "-o", out}, c.args...)...)
+		msg := stderr
+		if err != nil {
+			msg += err.Error()
+		}
+		if exitCode(err) != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("%q: exit %d, %q; want exit %d and %q", c.args, exitCode(err), msg, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%q wrote %s", c.args, out)
+		}
+	}
+}
+
+// A test that fails once and then passes is named flaky when the original
+// is tested again at the end.
+func TestShrinkFlakyTest(t *testing.T) {
+	dir, in := sampleFile(t)
+	out := filepath.Join(dir, "small.dem")
+	mark := filepath.Join(dir, "ran")
+	test := "if [ -e " + mark + " ]; then exit 0; fi; touch " + mark + "; exit 1 # {}"
+	_, stderr, err := runDembug("shrink", in, "--test", test, "-o", out)
+	if exitCode(err) != 1 || !strings.Contains(stderr, "flaky") {
+		t.Fatalf("exit %d, %q: want exit 1 naming the test flaky", exitCode(err), stderr)
+	}
+}
