@@ -2,7 +2,6 @@ package replay
 
 import (
 	"github.com/dembug/dembug/engine/container"
-	"github.com/dembug/dembug/engine/gameevents"
 	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/schema"
@@ -74,6 +73,14 @@ func (r *Replay) formatStringTables(c *container.Command, plain bool, loc Locati
 	r.Format.Fields(knownfmt.StringTables, r.Game, c.Body, formatPlace(loc))
 }
 
+// The game event list and a game event (gameevents.ListMessage and
+// EventMessage, which this package does not import: gameevents' tests
+// decode replays).
+const (
+	gameEventList = 205
+	gameEvent     = 207
+)
+
 // formatInner notes an inner message of a type no table names, or fields
 // dembug does not know in one it reads.
 func (r *Replay) formatInner(m *messages.Inner, loc Location) {
@@ -95,9 +102,9 @@ func (r *Replay) formatInner(m *messages.Inner, loc Location) {
 		t = knownfmt.UpdateStringTable
 	case messages.SvcClearAllStringTables:
 		t = knownfmt.ClearAllStringTables
-	case gameevents.ListMessage:
+	case gameEventList:
 		t = knownfmt.GameEventList
-	case gameevents.EventMessage:
+	case gameEvent:
 		t = knownfmt.GameEvent
 	default:
 		r.Format.Message(r.Game, m.Type, formatPlace(loc))
