@@ -37,7 +37,8 @@ func shrinkCmd() *cobra.Command {
 			"entities, the packets' messages and the entities' fields (back to their class baselines) while the test\n" +
 			"still fails; every candidate is a cut (dembug cut), a valid replay. It runs N tests at once, stops when\n" +
 			"removing any one thing more makes the test pass, or at the budget, and writes the smallest failing file\n" +
-			"to OUT.dem. Exit 2 when the test passes on FILE or cannot run. See docs/fixtures.md.",
+			"to OUT.dem (on SIGINT or SIGTERM, the smallest so far, exit 130). Exit 2 when the test passes on FILE or\n" +
+			"cannot run. See docs/fixtures.md.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
@@ -152,6 +153,9 @@ func (s *shrinkRun) run() error {
 		return err
 	}
 	s.report(res, interrupted)
+	if interrupted {
+		return &ExitError{Code: 130} // as a shell says a command ended by SIGINT
+	}
 	// A flaky test: the original again, now.
 	if !interrupted {
 		if again := s.test.runFile(context.Background(), s.file); !s.test.fails(again) {

@@ -142,7 +142,10 @@ func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
 		return cutFails(ctx, data, ticks[x], -1)
 	})
 	from := ticks[i]
-	tail, _ := sh.cut(data, from, -1, nil)
+	tail, ok := sh.cut(data, from, -1, nil)
+	if !ok {
+		return res, nil // cannot be: it failed the test as a cut
+	}
 	res.Data, res.Cut = tail.Data, tail
 	rest := ticks[i:]
 	j := len(rest) - 1 - sh.s.Bisect(ctx, 0, len(rest)-1, func(ctx context.Context, x int) bool {
