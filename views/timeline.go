@@ -79,7 +79,7 @@ func Timeline(in TimelineInput) string {
 	w := max(in.Width, 1)
 	lines := make([]string, 0, in.Height)
 	if in.Height > 0 {
-		head := fmt.Sprintf("  %4s %5s ", "cmd", "tick")
+		head := fmt.Sprintf("  %4s %5s  ", "cmd", "tick")
 		right := fmt.Sprintf(" %5s ", "size")
 		lines = append(lines, t.paint(t.Dim, Fit(head+padR("command", max(0, w-Width(head)-Width(right)))+right, w)))
 	}
@@ -154,7 +154,9 @@ func timelineRow(r TimelineRow, cursor bool, w int, t Theme) string {
 		if r.Zip {
 			zip = "z"
 		}
-		left := fmt.Sprintf("%s%4d %5s", exp, r.Index, tick)
+		// The marker has a column of its own after the tick's space: in
+		// the space itself it ran into the tick ("0?Packet").
+		left := fmt.Sprintf("%s%4d %5s ", exp, r.Index, tick)
 		markAt = 1 + len([]rune(left))
 		left += r.Sev.Mark()
 		right := fmt.Sprintf(" %5s%s", HumanSize(r.Size), zip)

@@ -28,3 +28,17 @@ func TestOwnTitlesAndWords(t *testing.T) {
 		t.Errorf("without words the summary names a field:\n%s", out)
 	}
 }
+
+// A command's anomaly marker stands apart from its tick ("0 ?Packet"), the
+// command names aligned under their heading with or without one.
+func TestTimelineMarkerApartFromTick(t *testing.T) {
+	rows := []TimelineRow{{Kind: RowCommand, Index: 15, Tick: 0, Name: "DEM_Packet", Sev: SevWeak}, {Kind: RowCommand, Index: 16, Tick: 12345, Name: "DEM_FullPacket"}}
+	lines := strings.Split(Timeline(TimelineInput{Rows: rows, Cursor: -1, Width: 40, Height: 3, Theme: NoColorTheme()}), "\n")
+	if !strings.Contains(lines[1], "    0 ?Packet") {
+		t.Errorf("the marker runs into the tick: %q", lines[1])
+	}
+	col := strings.Index(lines[0], "command")
+	if strings.Index(lines[1], "Packet") != col || strings.Index(lines[2], "FullPacket") != col {
+		t.Errorf("names not under their heading:\n%s", strings.Join(lines, "\n"))
+	}
+}

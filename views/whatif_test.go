@@ -46,7 +46,7 @@ func TestTimelineMarksAnomalies(t *testing.T) {
 	for _, c := range []struct {
 		line int
 		want string
-	}{{2, "    0!Packet"}, {4, " !▾  9 svc_PacketEntities"}, {5, "   ?#0 "}, {6, "    #981 "}, {7, "   ✗#12 "}} {
+	}{{2, "    0 !Packet"}, {4, " !▾  9 svc_PacketEntities"}, {5, "   ?#0 "}, {6, "    #981 "}, {7, "   ✗#12 "}} {
 		if !strings.Contains(lines[c.line], c.want) {
 			t.Errorf("line %d %q lacks %q", c.line, lines[c.line], c.want)
 		}
