@@ -4,6 +4,7 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/engine/writer"
 )
 
@@ -21,6 +22,15 @@ type Drop struct {
 	// Fields are fields of a full-frame create left at the class
 	// baseline's value.
 	Fields map[FieldRef]bool
+	// Entries are string-table entries left out of the tables as they
+	// stand when the window starts.
+	Entries map[EntryRef]bool
+}
+
+// EntryRef is the entry at Index of string table Table (its id).
+type EntryRef struct {
+	Table int
+	Index int32
 }
 
 // MessageRef is inner message Message (its place in the packet) of window
@@ -38,6 +48,11 @@ type FieldRef struct {
 type Elements struct {
 	Window []WindowCommand // every command of the window, dropped or not
 	Frame  []FrameEntity   // every entity the full frame would create
+	// Entries are every entry of the string tables as they stand, Keys
+	// their keys, and Tables the tables' names by id.
+	Entries []EntryRef
+	Keys    []string
+	Tables  []string
 }
 
 // WindowCommand is one command of the window: its kind, tick, size and,
@@ -52,9 +67,10 @@ type WindowCommand struct {
 // FrameEntity is one entity of the full frame: its index, class and
 // Fields, the values its create writes over the class baseline.
 type FrameEntity struct {
-	Index  int32
-	Class  string
-	Fields int
+	Index   int32
+	Class   string
+	ClassID int32
+	Fields  int
 }
 
 func (d *Drop) command(i int) bool { return d != nil && d.Commands[i] }
@@ -169,9 +185,58 @@ func (c *cutter) frameEntity(e *entity.Entity, fields int) {
 	if c.opt.Drop == nil {
 		return
 	}
-	c.elements().Frame = append(c.elements().Frame, FrameEntity{Index: e.Index, Class: e.Class.Name, Fields: fields})
+	c.elements().Frame = append(c.elements().Frame, FrameEntity{Index: e.Index, Class: e.Class.Name, ClassID: e.Class.ID, Fields: fields})
 }
 
 // skipEntity says whether the comparisons of a cut with drops pass over
 // entity i: one it leaves out or holds reduced.
 func (c *cutter) skipEntity(i int) bool { return c.opt.Drop.reduced(int32(i)) }
+
+// keepEntries are table ti's entries without those Drop names, in index
+// order; recorded when the cut describes itself.
+func (c *cutter) keepEntries(ti int, t *stringtable.Table) []stringtable.Entry {
+	all := sortedEntries(t)
+	if c.opt.Drop == nil {
+		return all
+	}
+	el := c.elements()
+	for len(el.Tables) <= ti {
+		el.Tables = append(el.Tables, "")
+	}
+	el.Tables[ti] = t.Name
+	for _, e := range all {
+		el.Entries = append(el.Entries, EntryRef{ti, e.Index})
+		el.Keys = append(el.Keys, e.Key)
+	}
+	return c.opt.Drop.entries(ti, all)
+}
+
+// entries are es without those of table ti d drops.
+func (d *Drop) entries(ti int, es []stringtable.Entry) []stringtable.Entry {
+	if d == nil || len(d.Entries) == 0 {
+		return es
+	}
+	out := es[:0:0]
+	for _, e := range es {
+		if !d.Entries[EntryRef{ti, e.Index}] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (d *Drop) entry(ti int, index int32) bool { return d != nil && d.Entries[EntryRef{ti, index}] }
+
+// dropped counts the entries of table ti d drops.
+func (d *Drop) dropped(ti int) int {
+	if d == nil {
+		return 0
+	}
+	n := 0
+	for e := range d.Entries {
+		if e.Table == ti {
+			n++
+		}
+	}
+	return n
+}

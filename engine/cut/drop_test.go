@@ -140,3 +140,44 @@ func TestCutDropElements(t *testing.T) {
 		t.Fatalf("entity %d with its %d fields at the baseline: the same state", fe.Index, fe.Fields)
 	}
 }
+
+// A dropped string-table entry is not in the cut's tables; an instance
+// baseline an entity of the full frame is created from cannot go (the
+// frame would not read back as the original's), unless the entity goes
+// too.
+func TestCutDropEntries(t *testing.T) {
+	data := writer.Generate()
+	all, err := cut.Cut(data, cut.Options{From: 2, To: -1, Drop: &cut.Drop{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := all.Elements
+	if len(el.Entries) == 0 {
+		t.Fatal("no string-table entries described")
+	}
+	r0, _ := decodeAll(t, all.Data)
+	baselines, other := 0, 0
+	for _, e := range el.Entries {
+		res, err := cut.Cut(data, cut.Options{From: 2, To: -1, Drop: &cut.Drop{Entries: map[cut.EntryRef]bool{e: true}}})
+		if el.Tables[e.Table] == "instancebaseline" {
+			if err == nil {
+				// no entity of that class in the frame: it may go
+				continue
+			}
+			baselines++
+			continue
+		}
+		if err != nil {
+			t.Fatalf("dropping %s entry %d: %v", el.Tables[e.Table], e.Index, err)
+		}
+		r, _ := decodeAll(t, res.Data)
+		tb := r.Strings.Tables[e.Table]
+		if _, ok := tb.Get(e.Index); ok || tb.Len() != r0.Strings.Tables[e.Table].Len()-1 {
+			t.Fatalf("dropping %s entry %d: still there, or %d entries of %d", el.Tables[e.Table], e.Index, tb.Len(), r0.Strings.Tables[e.Table].Len())
+		}
+		other++
+	}
+	if baselines == 0 || other == 0 {
+		t.Fatalf("%d baselines refused, %d other entries dropped: the sample should give both", baselines, other)
+	}
+}

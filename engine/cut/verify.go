@@ -29,7 +29,7 @@ func (c *cutter) checkStart(f *writer.File) error {
 	if back.Stats.Misaligned > 0 {
 		return fail("the cut's full frame misaligns when read back: %v", back.FirstMisaligned)
 	}
-	if d := diffTables(c.r.Strings.Tables, back.Strings.Tables); d != "" {
+	if d := diffTables(c.r.Strings.Tables, back.Strings.Tables, c.opt.Drop); d != "" {
 		return fail("the cut's string tables differ from the original's before tick %d: %s", c.opt.From, d)
 	}
 	if n, first := diffEntities(c.r.Entities, back.Entities, c.skipEntity); n > 0 {
@@ -69,7 +69,7 @@ func (c *cutter) checkEnd() error {
 }
 
 // diffTables compares string tables entry by entry; "" when equal.
-func diffTables(want, got []*stringtable.Table) string {
+func diffTables(want, got []*stringtable.Table, d *Drop) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d tables, the original %d", len(got), len(want))
 	}
@@ -81,12 +81,12 @@ func diffTables(want, got []*stringtable.Table) string {
 			}
 			continue
 		}
-		if w.Name != g.Name || w.Len() != g.Len() {
+		if w.Name != g.Name || w.Len()-d.dropped(i) != g.Len() {
 			return fmt.Sprintf("table %d: %s with %d entries, the original %s with %d", i, g.Name, g.Len(), w.Name, w.Len())
 		}
 		diff := ""
 		w.Each(func(e stringtable.Entry) {
-			if diff != "" {
+			if diff != "" || d.entry(i, e.Index) {
 				return
 			}
 			o, ok := g.Get(e.Index)

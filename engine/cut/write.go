@@ -66,7 +66,7 @@ func (c *cutter) writeStart() (f *writer.File, err error) {
 				continue
 			}
 		case container.StringTables:
-			c.command(f, s.Kind, s.Tick, snapshotBody(r.Strings.Tables))
+			c.command(f, s.Kind, s.Tick, snapshotBody(r.Strings.Tables, c.opt.Drop))
 			continue
 		case container.SyncTick:
 			if !placed && len(creates) > 0 {
@@ -109,11 +109,11 @@ func captureHeader(r *replay.Replay) messages.FileHeader {
 // before the window, in table order (their ids).
 func (c *cutter) creates() []writer.Inner {
 	var out []writer.Inner
-	for _, t := range c.r.Strings.Tables {
+	for ti, t := range c.r.Strings.Tables {
 		if t == nil {
 			continue
 		}
-		entries := sortedEntries(t)
+		entries := c.keepEntries(ti, t)
 		cm := writer.CreateStringTable(t, entries, false)
 		if writer.ShouldCompress(cm.StringData, compressAbove) {
 			cm = writer.CreateStringTable(t, entries, true)
@@ -167,16 +167,16 @@ func rewriteSignon(body []byte, creates []writer.Inner, placed *bool) ([]byte, b
 // snapshot's item i is entry i, so a table with unwritten slots below its
 // last entry cannot be spelled there: it is left out (a snapshot sets only
 // the tables it names, and the creates hold it already).
-func snapshotBody(tables []*stringtable.Table) []byte {
+func snapshotBody(tables []*stringtable.Table, d *Drop) []byte {
 	var snap []messages.SnapshotTable
-	for _, t := range tables {
+	for ti, t := range tables {
 		if t == nil {
 			continue
 		}
 		st := messages.SnapshotTable{Name: t.Name, Flags: t.Flags}
 		dense := true
 		next := int32(0)
-		for _, e := range sortedEntries(t) {
+		for _, e := range d.entries(ti, sortedEntries(t)) {
 			if e.Index != next {
 				dense = false
 				break

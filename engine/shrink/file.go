@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"strconv"
 	"sync"
 
 	"github.com/dembug/dembug/engine/container"
@@ -29,7 +30,7 @@ type Options struct {
 
 // Progress is the state of a search after a test.
 type Progress struct {
-	Stage    string // "window", "commands", "entities", "messages", "fields"
+	Stage    string // "window", "commands", "messages", "entities", "fields", "string-table entries"
 	Tests    int    // candidates tested
 	Size     int    // bytes of the candidate just tested
 	Smallest int    // bytes of the smallest failing file so far
@@ -104,7 +105,7 @@ func (sh *shrinker) test(ctx context.Context, data []byte) outcome {
 // Shrink searches for the smallest cut of data that still fails the
 // test: first the window (its first tick, then its last, bisected), then
 // the window's commands, the packets' messages, the full frame's
-// entities and the entities' fields (delta debugging), again until a
+// entities, the entities' fields and the string tables' entries (delta debugging), again until a
 // round removes nothing. When ctx ends it returns the smallest failing
 // file so far. ErrPasses: the test passes on data itself.
 func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
@@ -166,7 +167,7 @@ func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
 
 	// Inside the window: delta debugging over each kind of element, round
 	// after round until one removes nothing.
-	d := &cut.Drop{Commands: map[int]bool{}, Messages: map[cut.MessageRef]bool{}, Entities: map[int32]bool{}, Fields: map[cut.FieldRef]bool{}}
+	d := &cut.Drop{Commands: map[int]bool{}, Messages: map[cut.MessageRef]bool{}, Entities: map[int32]bool{}, Fields: map[cut.FieldRef]bool{}, Entries: map[cut.EntryRef]bool{}}
 	el := base.Elements
 	src := tail.Data // base cut again: the same file, with what d drops
 	try := func(ctx context.Context, cand *cut.Drop) bool {
@@ -288,7 +289,7 @@ type stage struct {
 }
 
 func clone(d *cut.Drop) *cut.Drop {
-	return &cut.Drop{Commands: maps.Clone(d.Commands), Messages: maps.Clone(d.Messages), Entities: maps.Clone(d.Entities), Fields: maps.Clone(d.Fields)}
+	return &cut.Drop{Commands: maps.Clone(d.Commands), Messages: maps.Clone(d.Messages), Entities: maps.Clone(d.Entities), Fields: maps.Clone(d.Fields), Entries: maps.Clone(d.Entries)}
 }
 
 // removed is elems without keep (both in order).
@@ -387,6 +388,31 @@ func stages(el *cut.Elements) []stage {
 				n := clone(d)
 				for _, i := range removed(elems, keep) {
 					n.Fields[fields[i]] = true
+				}
+				return n
+			}},
+		{"string-table entries",
+			func(d *cut.Drop) []int {
+				// An instance baseline an entity kept in the frame is
+				// created from is referred to: it stays.
+				used := map[string]bool{}
+				for _, fe := range el.Frame {
+					if !d.Entities[fe.Index] {
+						used[strconv.Itoa(int(fe.ClassID))] = true
+					}
+				}
+				var out []int
+				for i, e := range el.Entries {
+					if !d.Entries[e] && !(el.Tables[e.Table] == "instancebaseline" && used[el.Keys[i]]) {
+						out = append(out, i)
+					}
+				}
+				return out
+			},
+			func(d *cut.Drop, elems, keep []int) *cut.Drop {
+				n := clone(d)
+				for _, i := range removed(elems, keep) {
+					n.Entries[el.Entries[i]] = true
 				}
 				return n
 			}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,6 +93,22 @@ func TestShrinkFindsTheEntity(t *testing.T) {
 	}
 	if len(res.Data) >= len(data) {
 		t.Fatalf("%d bytes, the original %d", len(res.Data), len(data))
+	}
+	// Its instance baseline stays: the entity is created from it.
+	el := res.Cut.Elements
+	kept := false
+	for _, fe := range el.Frame {
+		if fe.Index != idx {
+			continue
+		}
+		for i, e := range el.Entries {
+			if el.Tables[e.Table] == "instancebaseline" && el.Keys[i] == strconv.Itoa(int(fe.ClassID)) {
+				kept = !res.Drop.Entries[e]
+			}
+		}
+	}
+	if !kept {
+		t.Errorf("the instance baseline of entity %d's class was dropped", idx)
 	}
 	t.Logf("%d → %d bytes in %d tests: %s", len(data), len(res.Data), res.Tests, strings.Join(res.Remains(), "; "))
 }

@@ -39,7 +39,7 @@ func (r *Result) Remains() []string {
 	lines = append(lines, fmt.Sprintf("ticks %d–%d: %d commands (%s)", c.First, c.Last, c.Commands, tally(kinds)))
 	lines = append(lines, "their messages: "+tally(types))
 	if c.StateTick < 0 {
-		return append(lines, "no full frame: the window starts with the game")
+		return append(lines, "no full frame: the window starts with the game", entriesLine(c.Elements, d))
 	}
 	classes := map[string]int{}
 	fields := 0
@@ -55,7 +55,7 @@ func (r *Result) Remains() []string {
 		}
 	}
 	lines = append(lines, fmt.Sprintf("full frame at tick %d: %d entities (%s), %d fields over their class baselines", c.StateTick, c.Entities, tally(classes), fields))
-	return lines
+	return append(lines, entriesLine(c.Elements, d))
 }
 
 // gameOf is the game data's header names.
@@ -106,4 +106,17 @@ func LastLine(out []byte) string {
 		}
 	}
 	return ""
+}
+
+// entriesLine says how many string-table entries remain, by table.
+func entriesLine(el *cut.Elements, d *cut.Drop) string {
+	tables := map[string]int{}
+	n := 0
+	for _, e := range el.Entries {
+		if !d.Entries[e] {
+			tables[el.Tables[e.Table]]++
+			n++
+		}
+	}
+	return fmt.Sprintf("string tables: %d of %d entries (%s)", n, len(el.Entries), tally(tables))
 }
