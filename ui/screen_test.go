@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/dembug/dembug/views"
 )
 
 var screenSizes = []struct{ w, h int }{{80, 24}, {160, 48}}
@@ -33,7 +35,7 @@ func screenTestWith(t *testing.T, name string, data []byte, opts Options, script
 				t.Fatalf("screen has %d lines, want %d", len(lines), sz.h)
 			}
 			for i, l := range lines {
-				if n := len([]rune(l)); n != sz.w {
+				if n := views.Width(l); n != sz.w { // cells: a wide character takes two
 					t.Fatalf("line %d is %d cells, want %d: %q", i, n, sz.w, l)
 				}
 			}

@@ -42,3 +42,17 @@ func TestTimelineMarkerApartFromTick(t *testing.T) {
 		t.Errorf("names not under their heading:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// The wire pane shows a wide character as itself (as entities prints it),
+// not as an escape, and escapes what takes no cell of its own; its lines
+// still fit the pane.
+func TestWireTreeShowsWideCharacters(t *testing.T) {
+	lines := []WireLine{{Field: 3, Name: "server_name", Type: "bytes", Len: 6, Value: "\"\U0001F479\""}, {Field: 4, Name: "client_name", Type: "bytes", Len: 5, Value: "\"e\u0301\u200d\""}}
+	for _, w := range []int{60, 40, 31} {
+		out := WireTree(WireTreeInput{Lines: lines, Selected: -1, Width: w, Height: 4, Theme: NoColorTheme()})
+		checkFits(t, out, w, 4)
+		if w == 60 && (!strings.Contains(out, "\"\U0001F479\"") || strings.Contains(out, "1f479") || !strings.Contains(out, `"e\u{301}\u{200d}"`)) {
+			t.Errorf("width %d:\n%s", w, out)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // WireLine is one protobuf field of a message body.
@@ -75,12 +76,15 @@ func wireName(l WireLine) string {
 	return s
 }
 
-// narrow writes the runes of s that do not take exactly one cell (wide
-// emoji, combining marks) as \u escapes, so that columns stay aligned.
+// narrow writes the runes of s that take no cell of their own (combining
+// marks, joiners, variation selectors, controls) as \u escapes: the value
+// is the last column, cut to the pane by cells, so a wide character (an
+// emoji, as entities prints it) is shown as itself, but a rune that would
+// fold into its neighbour is not hidden.
 func narrow(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if r < 0x80 || Width(string(r)) == 1 && r < 0x1100 {
+		if r < 0x80 || unicode.IsPrint(r) && Width(string(r)) >= 1 {
 			b.WriteRune(r)
 			continue
 		}
