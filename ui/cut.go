@@ -262,6 +262,8 @@ func (cutModal) open(m *Model) bool { return m.cut.done != nil }
 
 func (cutModal) onKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	if k := m.keys; key.Matches(msg, k.Back, k.Quit, k.Expand) {
+		// The command line the box showed stays on the status line.
+		m.setNote("from the shell: "+m.cut.done.Command, false)
 		m.cut.done = nil
 	}
 	return nil
@@ -286,5 +288,5 @@ func (cutModal) view(m *Model, bodyH int) string {
 }
 
 func (cutModal) status(*Model) (string, string, string) {
-	return "", "enter or esc closes · the command line writes the same cut", "esc closes"
+	return "", "enter or esc closes", "esc closes"
 }

@@ -144,6 +144,11 @@ func TestCutWritesTheWindow(t *testing.T) {
 	if hs.m.cut.done != nil || !hs.m.cut.ended {
 		t.Error("esc does not close the box, or the window went with it")
 	}
+	// The command line stays in view once the box is closed.
+	lines := strings.Split(hs.screen(), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "from the shell: "+d.Command+" ") {
+		t.Errorf("after esc the status line is %q", last)
+	}
 }
 
 // A cut that cannot be written says why on one line and leaves no file.
