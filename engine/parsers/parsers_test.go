@@ -1,0 +1,185 @@
+package parsers
+
+import (
+	"strings"
+	"testing"
+)
+
+// notFixable lists, per model, the kinds its tables use that no decoder
+// of the parser can be named for in a fix line, with why.
+var notFixable = map[string]map[Kind]string{}
+
+func TestModelsComplete(t *testing.T) {
+	if len(All()) == 0 {
+		t.Fatal("no models registered")
+	}
+	seen := map[string]bool{}
+	for _, m := range All() {
+		if m.ID == "" || m.Name == "" || m.Release == "" || m.Repo == "" || m.File == "" {
+			t.Errorf("%+v: ID, Name, Release, Repo and File are all needed", m.ID)
+		}
+		if seen[m.ID] {
+			t.Errorf("%s registered twice", m.ID)
+		}
+		seen[m.ID] = true
+		if len(m.Games) == 0 {
+			t.Errorf("%s reads no game", m.ID)
+		}
+		if len(m.Types) == 0 {
+			t.Errorf("%s: empty Types table", m.ID)
+		}
+		if m.TypeTable == "" {
+			t.Errorf("%s: no TypeTable symbol", m.ID)
+		}
+		if len(m.Factories) > 0 && m.FactoryTable == "" {
+			t.Errorf("%s: factories without a FactoryTable symbol", m.ID)
+		}
+		if m.entry == nil {
+			t.Errorf("%s: no entry writer", m.ID)
+		}
+		for _, tbl := range []map[string]Entry{m.Factories, m.Types, m.Names} {
+			for name, e := range tbl {
+				if e.Kind == None || e.Kind >= kindCount {
+					t.Errorf("%s: %q has kind %v", m.ID, name, e.Kind)
+				}
+				if e.Symbol == "" {
+					t.Errorf("%s: %q has no symbol", m.ID, name)
+				}
+			}
+		}
+	}
+}
+
+func TestFactoryFlags(t *testing.T) {
+	for _, m := range All() {
+		for name, e := range m.Factories {
+			if !e.Factory {
+				t.Errorf("%s: factory row %q not marked Factory", m.ID, name)
+			}
+		}
+		for name, e := range m.Types {
+			if e.Factory {
+				t.Errorf("%s: type row %q marked Factory", m.ID, name)
+			}
+		}
+	}
+}
+
+func TestKindsFixable(t *testing.T) {
+	for _, m := range All() {
+		used := map[Kind]string{}
+		for _, tbl := range []map[string]Entry{m.Factories, m.Types, m.Names} {
+			for name, e := range tbl {
+				used[e.Kind] = name
+			}
+		}
+		if m.Stops == "" {
+			used[m.Fallback] = "(fallback)"
+		}
+		for k, name := range used {
+			if _, ok := m.symbols[k]; ok {
+				continue
+			}
+			if why, ok := notFixable[m.ID][k]; ok && why != "" {
+				continue
+			}
+			t.Errorf("%s: kind %v (used by %s) has no fix symbol and is not listed as not fixable", m.ID, k, name)
+		}
+		for k := range notFixable[m.ID] {
+			if _, ok := m.symbols[k]; ok {
+				t.Errorf("%s: kind %v listed not fixable but has a symbol", m.ID, k)
+			}
+		}
+	}
+}
+
+func TestFixForNamesTheType(t *testing.T) {
+	const made = "NetMadeUp_t"
+	for _, m := range All() {
+		for k := Kind(1); k < kindCount; k++ {
+			fx, ok := m.FixFor(made, k)
+			if _, has := m.symbols[k]; has != ok {
+				t.Errorf("%s: FixFor(%v) ok=%v, symbol present=%v", m.ID, k, ok, has)
+			}
+			if !ok {
+				continue
+			}
+			if !strings.Contains(fx.Entry, `"`+made+`"`) {
+				t.Errorf("%s: FixFor(%v) = %q, no quoted type name", m.ID, k, fx.Entry)
+			}
+			if strings.Contains(fx.Entry, "\n") {
+				t.Errorf("%s: FixFor(%v) = %q spans lines", m.ID, k, fx.Entry)
+			}
+			if fx.File != m.File || fx.Symbol == "" {
+				t.Errorf("%s: FixFor(%v) = %+v", m.ID, k, fx)
+			}
+			want := m.TypeTable
+			if m.symbols[k].Factory {
+				want = m.FactoryTable
+			}
+			if fx.Symbol != want {
+				t.Errorf("%s: FixFor(%v) table %q, want %q", m.ID, k, fx.Symbol, want)
+			}
+		}
+	}
+}
+
+// lookup is one reading checked by hand against the parser's source.
+type lookup struct {
+	model, typ, field string
+	elem              bool
+	kind              Kind
+	known             bool
+	symbol            string // "" to skip
+}
+
+var lookups = []lookup{
+	// Clarity 4.0.0
+	{model: "clarity", typ: "int32", kind: Signed, known: true, symbol: "IntVarSignedDecoder"},
+	{model: "clarity", typ: "uint64", kind: Unsigned64, known: true, symbol: "LongUnsignedDecoderFactory"},
+	{model: "clarity", typ: "uint64", elem: true, kind: Unsigned64, known: true, symbol: "LongUnsignedDecoderFactory"},
+	{model: "clarity", typ: "ResourceId_t", kind: Unsigned64, known: true, symbol: "LongVarUnsignedDecoder"},
+	{model: "clarity", typ: "CNetworkedQuantizedFloat", kind: Float, known: true},
+	{model: "clarity", typ: "BloodType", kind: Fixed8, known: true},
+	{model: "clarity", typ: "CGlobalSymbol", kind: Unsigned, known: false},
+	{model: "clarity", typ: "CUtlBinaryBlock", kind: Unsigned, known: false},
+	{model: "clarity", typ: "float32", field: "m_flSimulationTime", kind: Float, known: true},
+}
+
+func TestLookups(t *testing.T) {
+	for _, l := range lookups {
+		m := ByID(l.model)
+		if m == nil {
+			t.Errorf("no model %q", l.model)
+			continue
+		}
+		e, known := m.Reads(l.typ, l.field, l.elem)
+		if e.Kind != l.kind || known != l.known || l.symbol != "" && e.Symbol != l.symbol {
+			t.Errorf("%s reads %s (elem %v) as %v %q known=%v, want %v %q known=%v",
+				l.model, l.typ, l.elem, e.Kind, e.Symbol, known, l.kind, l.symbol, l.known)
+		}
+	}
+}
+
+func TestEntryIdioms(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		kind  Kind
+		want  string
+	}{
+		{"clarity", Signed, `DECODERS.put("X", new IntVarSignedDecoder());`},
+		{"clarity", Float, `FACTORIES.put("X", new FloatDecoderFactory());`},
+		{"clarity", Vector3, `FACTORIES.put("X", new VectorDecoderFactory(3));`},
+		{"clarity", Fixed8, `DECODERS.put("X", new IntUnsignedDecoder(8));`},
+	} {
+		m := ByID(c.model)
+		if m == nil {
+			t.Errorf("no model %q", c.model)
+			continue
+		}
+		fx, ok := m.FixFor("X", c.kind)
+		if !ok || fx.Entry != c.want {
+			t.Errorf("%s FixFor(X, %v) = %q, %v; want %q", c.model, c.kind, fx.Entry, ok, c.want)
+		}
+	}
+}
