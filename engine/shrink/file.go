@@ -71,6 +71,12 @@ type shrinker struct {
 	seen     map[[32]byte]outcome
 	tests    int
 	smallest int
+	// baseFail is how dembug's decode of the window's cut fails in its
+	// last command ("" when it decodes cleanly): a candidate that leaves
+	// something out must fail there the same way, or it would be a file
+	// the shrink broke.
+	baseFail string
+	strict   bool
 }
 
 // test runs the user's test on data once (a file already tested is
@@ -158,6 +164,8 @@ func Shrink(ctx context.Context, data []byte, opt Options) (*Result, error) {
 		return res, nil // cannot be: it failed the test as a cut
 	}
 	res.Data, res.Cut, res.Drop = base.Data, base, &cut.Drop{}
+	sh.baseFail, _ = endFailure(base.Data, base.Last, opt.Aliases)
+	sh.strict = true
 	if o := sh.remembered(base.Data); o != nil {
 		res.Output = o.out
 	}
@@ -227,25 +235,36 @@ func (sh *shrinker) cut(src []byte, from, to int32, d *cut.Drop) (*cut.Result, b
 	if res.Stopped == nil && res.Ended == nil {
 		return res, true // Cut decoded it to its end, cleanly
 	}
-	return res, failsOnlyAtEnd(res.Data, res.Last, sh.opt.Aliases)
+	fail, ok := endFailure(res.Data, res.Last, sh.opt.Aliases)
+	if sh.strict && fail != sh.baseFail {
+		return res, false // it fails, but not as the window's cut does
+	}
+	return res, ok
 }
 
-// failsOnlyAtEnd decodes data and says whether its first failure (an
-// error or a misaligned message) is in a command at tick last, the cut's
-// last.
-func failsOnlyAtEnd(data []byte, last int32, aliases schema.Aliases) bool {
+// endFailure decodes data and says how its first failure (an error or a
+// misaligned message) reads, and whether it is in a command at tick last,
+// the cut's last.
+func endFailure(data []byte, last int32, aliases schema.Aliases) (string, bool) {
 	r, err := replay.Open(data)
 	if err != nil {
-		return false
+		return "", false
 	}
 	r.Aliases = aliases
 	for {
 		cmd, err := r.Step()
 		if err == io.EOF {
-			return true
+			return "", true
 		}
-		if err != nil || r.FirstMisaligned != nil {
-			return cmd.Tick == last || (r.FirstMisaligned != nil && r.FirstMisaligned.Loc.Tick == last)
+		if m := r.FirstMisaligned; m != nil {
+			return m.Err.Error(), m.Loc.Tick == last
+		}
+		if err != nil {
+			var re *replay.Error
+			if errors.As(err, &re) {
+				return re.Err.Error(), cmd.Tick == last
+			}
+			return err.Error(), cmd.Tick == last
 		}
 	}
 }

@@ -174,3 +174,93 @@ func TestShrinkNothingToShrink(t *testing.T) {
 		t.Fatalf("err %v, want ErrPasses", err)
 	}
 }
+
+// damage appends two zero bytes to the entity data of the last packet
+// with entity updates: its decode ends before its data does.
+func damage(t *testing.T, data []byte) ([]byte, int32) {
+	t.Helper()
+	cr, err := container.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at int32 = -1
+	for {
+		c, err := cr.Next()
+		if err != nil || c.Kind == container.Stop {
+			break
+		}
+		if c.Kind == container.Packet && c.Tick > 0 {
+			if pd, err := messages.PacketData(c.Body); err == nil {
+				if inner, _, err := messages.SplitInner(pd, nil, nil); err == nil {
+					for _, m := range inner {
+						if pe, err := messages.ParsePacketEntities(m.Body); err == nil && m.Type == messages.SvcPacketEntities && pe.UpdatedEntries >= 1 {
+							at = c.Tick
+						}
+					}
+				}
+			}
+		}
+	}
+	out, err := writer.RewriteCommands(data, func(c container.Command) []writer.Command {
+		same := []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: c.Body, Compressed: c.Compressed}}
+		if c.Kind != container.Packet || c.Tick != at {
+			return same
+		}
+		pd, _ := messages.PacketData(c.Body)
+		inner, _, _ := messages.SplitInner(pd, nil, nil)
+		var msgs []writer.Inner
+		for _, m := range inner {
+			body := bytes.Clone(m.Body)
+			if m.Type == messages.SvcPacketEntities {
+				pe, _ := messages.ParsePacketEntities(body)
+				pe.EntityData = append(bytes.Clone(pe.EntityData), 0, 0)
+				body = writer.PacketEntitiesBody(pe)
+			}
+			msgs = append(msgs, writer.Inner{Type: m.Type, Body: body})
+		}
+		return []writer.Command{{Kind: c.Kind, Tick: c.Tick, Body: writer.PacketBody(writer.Packet(msgs...)), Compressed: c.Compressed}}
+	})
+	if err != nil || at < 0 {
+		t.Fatalf("no packet to damage (%v)", err)
+	}
+	return out, at
+}
+
+// misaligned is how dembug's decode of data first misaligns ("" for not).
+func misaligned(data []byte) string {
+	r, err := replay.Open(data)
+	if err != nil {
+		return "does not open"
+	}
+	r.Run(nil)
+	if r.FirstMisaligned == nil {
+		return ""
+	}
+	return r.FirstMisaligned.Err.Error()
+}
+
+// A replay with a damaged packet and a test failing on any misalignment:
+// the shrunk file keeps the damaged packet and fails in dembug as the
+// original does (its entities left out, the packet would name entities
+// that do not exist: a misalignment the shrink made, not the original's).
+func TestShrinkKeepsTheDamage(t *testing.T) {
+	for name, data := range map[string][]byte{"dota2": writer.Generate(), "cs2": writer.GenerateCS2()} {
+		bad, at := damage(t, data)
+		want := misaligned(bad)
+		if want == "" {
+			t.Fatalf("%s: the damage at tick %d does not misalign", name, at)
+		}
+		res, err := Shrink(context.Background(), bad, Options{Jobs: 2, Test: func(_ context.Context, cand []byte) (bool, []byte) {
+			return misaligned(cand) != "", nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := misaligned(res.Data); got != want || res.Cut == nil || res.Cut.Last != at {
+			t.Fatalf("%s: the shrunk file ends at tick %d and misaligns with %q; the original at tick %d with %q (%s)", name, res.Cut.Last, got, at, want, strings.Join(res.Remains(), "; "))
+		}
+		if len(res.Data) >= len(bad) {
+			t.Errorf("%s: %d bytes of %d", name, len(res.Data), len(bad))
+		}
+	}
+}
