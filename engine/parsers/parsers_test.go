@@ -144,6 +144,17 @@ var lookups = []lookup{
 	{model: "clarity", typ: "CGlobalSymbol", kind: Unsigned, known: false},
 	{model: "clarity", typ: "CUtlBinaryBlock", kind: Unsigned, known: false},
 	{model: "clarity", typ: "float32", field: "m_flSimulationTime", kind: Float, known: true},
+	// demoparser2 v0.41.3
+	{model: "demoparser2", typ: "CEntityIndex", kind: Unsigned64, known: true, symbol: "Unsigned64Decoder"},
+	{model: "demoparser2", typ: "int64", kind: Signed, known: true, symbol: "SignedDecoder"},
+	{model: "demoparser2", typ: "HSequence", kind: Unsigned64, known: true},
+	{model: "demoparser2", typ: "int32", field: "m_iClip1", kind: MinusOne, known: true, symbol: "AmmoDecoder"},
+	{model: "demoparser2", typ: "float32", elem: true, kind: Float, known: true, symbol: "find_float_decoder"},
+	{model: "demoparser2", typ: "Vector4D", kind: Vector3, known: true},
+	{model: "demoparser2", typ: "Quaternion", kind: NoScale, known: true},
+	{model: "demoparser2", typ: "CEntityHandle", kind: Unsigned64, known: true, symbol: "find_uint_decoder"},
+	{model: "demoparser2", typ: "CHandle", elem: true, kind: Unsigned, known: true},
+	{model: "demoparser2", typ: "ResourceId_t", kind: Unsigned, known: false},
 }
 
 func TestLookups(t *testing.T) {
@@ -171,6 +182,10 @@ func TestEntryIdioms(t *testing.T) {
 		{"clarity", Float, `FACTORIES.put("X", new FloatDecoderFactory());`},
 		{"clarity", Vector3, `FACTORIES.put("X", new VectorDecoderFactory(3));`},
 		{"clarity", Fixed8, `DECODERS.put("X", new IntUnsignedDecoder(8));`},
+		{"demoparser2", Signed, `"X" => SignedDecoder,`},
+		{"demoparser2", Float, `"X" => self.find_float_decoder(qf_map),`},
+		{"demoparser2", Vector3, `"X" => self.find_vector_type(3, qf_map),`},
+		{"demoparser2", Unsigned64, `"X" => self.find_uint_decoder(),`},
 	} {
 		m := ByID(c.model)
 		if m == nil {
