@@ -155,6 +155,14 @@ var lookups = []lookup{
 	{model: "demoparser2", typ: "CEntityHandle", kind: Unsigned64, known: true, symbol: "find_uint_decoder"},
 	{model: "demoparser2", typ: "CHandle", elem: true, kind: Unsigned, known: true},
 	{model: "demoparser2", typ: "ResourceId_t", kind: Unsigned, known: false},
+	// haste a5c4fa8
+	{model: "haste", typ: "uint32", kind: Unsigned64, known: false, symbol: "fallback"},
+	{model: "haste", typ: "uint64", elem: true, kind: Unsigned64, known: false},
+	{model: "haste", typ: "int32", kind: Signed64, known: true, symbol: "I64Decoder"},
+	{model: "haste", typ: "GameTime_t", kind: Float, known: true},
+	{model: "haste", typ: "Vector", elem: true, kind: Vector3, known: true},
+	{model: "haste", typ: "VectorWS", kind: Unsigned64, known: false},
+	{model: "haste", typ: "char", kind: String, known: true},
 }
 
 func TestLookups(t *testing.T) {
@@ -186,6 +194,9 @@ func TestEntryIdioms(t *testing.T) {
 		{"demoparser2", Float, `"X" => self.find_float_decoder(qf_map),`},
 		{"demoparser2", Vector3, `"X" => self.find_vector_type(3, qf_map),`},
 		{"demoparser2", Unsigned64, `"X" => self.find_uint_decoder(),`},
+		{"haste", Signed, `"X" => non_special!(I64Decoder),`},
+		{"haste", Float, `"X" => non_special!(F32Decoder::new(field)?),`},
+		{"haste", Unsigned64, `"X" => non_special!(U64Decoder::new(field)),`},
 	} {
 		m := ByID(c.model)
 		if m == nil {
