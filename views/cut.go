@@ -28,22 +28,42 @@ type CutReportInput struct {
 type cutLine struct {
 	text string
 	role int // 0 text, 1 dim, 2 warning, 3 error, 4 the command
+	// group is the report line a wrapped line belongs to: a box too short
+	// drops whole report lines, never the start of one without the rest.
+	group int
+	// essential lines (the file written, the command line) go only when
+	// nothing else is left to drop.
+	essential bool
 }
+
+// dropOrder is which report lines a box too short for them all drops
+// first, by role (-1 for the blank spacers): the spacers, the notes, the
+// summary, what went wrong.
+var dropOrder = []int{-1, 1, 2, 0, 3}
 
 // cutLines are the report's lines, wrapped to w cells.
 func cutLines(in CutReportInput, w int) []cutLine {
 	var out []cutLine
+	group := 0
 	// add wraps s under a margin: lead before its first line, two more
 	// cells before the lines it wraps onto.
 	add := func(role int, s, lead string) {
+		group++
 		for i, l := range wrapWords(s, max(1, w-len(lead)-2)) {
 			if i > 0 {
 				l = "  " + l
 			}
-			out = append(out, cutLine{lead + l, role})
+			out = append(out, cutLine{text: lead + l, role: role, group: group})
 		}
 	}
+	blank := func() {
+		group++
+		out = append(out, cutLine{group: -group}) // a spacer: its group is negative
+	}
 	add(0, "wrote "+in.Out, " ")
+	for i := range out {
+		out[i].essential = true
+	}
 	framing := in.Framing
 	if framing == "" {
 		framing = "as they were"
@@ -68,7 +88,7 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	}
 	add(0, size, " ")
 	if in.Carried != "" || in.Past != "" || len(in.Notes)+len(in.Problems) > 0 {
-		out = append(out, cutLine{"", 0})
+		blank()
 	}
 	if in.Carried != "" {
 		add(1, in.Carried, " ")
@@ -82,7 +102,9 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	for _, p := range in.Problems {
 		add(3, "✗ "+p, " ")
 	}
-	out = append(out, cutLine{"", 0}, cutLine{" the same from the shell:", 1})
+	blank()
+	group++
+	out = append(out, cutLine{" the same from the shell:", 1, group, true})
 	// A command too long for the box goes on with a backslash at each
 	// break, so that the lines copied from the terminal still run.
 	cmd := wrapShell(in.Command, max(1, w-7))
@@ -94,9 +116,39 @@ func cutLines(in CutReportInput, w int) []cutLine {
 		if i < len(cmd)-1 {
 			l += " \\"
 		}
-		out = append(out, cutLine{lead + l, 4})
+		out = append(out, cutLine{lead + l, 4, group, true})
 	}
 	return out
+}
+
+// fitCutLines drops whole report lines, in dropOrder and from the end of
+// each kind, until at most room lines are left; the lines kept stay in
+// order. Should the essential lines alone be too many, their last room
+// lines stay: the command line is what the box is for.
+func fitCutLines(lines []cutLine, room int) []cutLine {
+	kept := len(lines)
+	gone := map[int]bool{}
+	for _, role := range dropOrder {
+		for i := len(lines) - 1; i >= 0 && kept > room; i-- {
+			l := lines[i]
+			if gone[l.group] || l.essential || (l.group < 0) != (role == -1) || role >= 0 && l.role != role {
+				continue
+			}
+			gone[l.group] = true
+			for _, m := range lines {
+				if m.group == l.group {
+					kept--
+				}
+			}
+		}
+	}
+	out := make([]cutLine, 0, kept)
+	for _, l := range lines {
+		if !gone[l.group] {
+			out = append(out, l)
+		}
+	}
+	return out[max(0, len(out)-room):]
 }
 
 // CutReportLines is how many lines the report's box needs at its width.
@@ -111,14 +163,8 @@ func CutReport(in CutReportInput) string {
 	if h <= 0 {
 		h = CutReportLines(in)
 	}
-	lines := cutLines(in, iw)
 	room := max(0, h-3)
-	if len(lines) > room {
-		// The command line is what the box is for: it stays, the notes
-		// above it go first.
-		keep := lines[len(lines)-min(room, len(lines)):]
-		lines = keep
-	}
+	lines := fitCutLines(cutLines(in, iw), room)
 	styles := []func(string) string{
 		func(s string) string { return t.paint(t.Text, s) },
 		func(s string) string { return t.paint(t.Dim, s) },

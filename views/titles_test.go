@@ -56,3 +56,24 @@ func TestWireTreeShowsWideCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A cut box too short for its report drops whole lines, spacers and notes
+// first: the file written keeps its first line (it lost it, and showed
+// only the rest of it), and the command line stays.
+func TestCutReportTooShortDropsWholeLines(t *testing.T) {
+	in := CutReportInput{Out: "auto-20240102-2233-400-500.dem", Command: "dembug cut auto-20240102-2233.dem --from 400 --to 500 -o auto-20240102-2233-400-500.dem",
+		First: 400, Last: 500, StateTick: 398, Commands: 51, Entities: 859, Tables: 19, Size: 439 << 10, InSize: 651 << 10,
+		Past: "DOTA_UM_CombatLogDataHLTV ×28", Footer: "enter or esc closes", Width: 40, Theme: NoColorTheme()}
+	full := CutReportLines(in)
+	for h := full; h >= 10; h-- { // 10: room for the file and the command alone
+		in.Height = h
+		out := CutReport(in)
+		lines := strings.Split(out, "\n")
+		if len(lines) != h || !strings.HasPrefix(lines[1], "┃ wrote") {
+			t.Fatalf("height %d: the report does not start with the file written:\n%s", h, out)
+		}
+		if !strings.Contains(out, "auto-20240102-2233-400-500.dem   ") || !strings.Contains(out, "dembug cut") {
+			t.Fatalf("height %d: the file or the command line is gone:\n%s", h, out)
+		}
+	}
+}
