@@ -13,6 +13,7 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/forecast"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
@@ -60,6 +61,9 @@ type CheckResult struct {
 	// this file's fields read, each held against the file's values
 	// (none with --decoders seed).
 	Corrections []CorrectionReport `json:"corrections,omitempty"`
+	// Parsers is how each public parser of the file's game reads it
+	// against what the game wrote, and the entries that fix it.
+	Parsers []forecast.Result `json:"parsers,omitempty"`
 
 	unreadable bool // the file could not be read at all
 }
@@ -157,6 +161,9 @@ type CheckOptions struct {
 	Strings *decoder.Pool
 	// SinceFormat are the unknown-format items of the --since file.
 	SinceFormat []UnknownFormat
+	// AllParsers prints a parsers: line for every parser of the file's
+	// game, not only those that misread it.
+	AllParsers bool
 }
 
 // CheckWith is Check with options.
@@ -167,7 +174,8 @@ func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *replay.R
 func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm, Strings: o.Strings})
+	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm, Strings: o.Strings,
+		Watch: forecast.Watch})
 	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
@@ -211,6 +219,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 		}
 	}
 	res.Corrections = correctionReports(infer.CorrectionEvidence(r))
+	res.Parsers = forecastParsers(ch, data, o)
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
 		if inf := session.InferenceOf(ch); inf != nil && inf.Break != nil || diagnoseMisalignment {
@@ -281,7 +290,7 @@ func checkCmd() *cobra.Command {
 	var asJSON bool
 	var as []string
 	var since string
-	var confirm, anomalies bool
+	var confirm, anomalies, allParsers bool
 	var mute []string
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
@@ -297,7 +306,7 @@ func checkCmd() *cobra.Command {
 				return err
 			}
 			failed := false
-			o := CheckOptions{Aliases: aliases, Confirm: confirm, Anomalies: asJSON || anomalies, Mute: mute}
+			o := CheckOptions{Aliases: aliases, Confirm: confirm, Anomalies: asJSON || anomalies, Mute: mute, AllParsers: allParsers}
 			if since != "" {
 				old, err := readFile(since)
 				if err != nil {
@@ -368,6 +377,7 @@ func checkCmd() *cobra.Command {
 				}
 				if !asJSON {
 					printContradicted(out, path, res.Corrections)
+					printParsers(out, path, res.Parsers, o.AllParsers)
 				}
 				for _, f := range res.Inferred {
 					if f.Basis == infer.BasisValues {
@@ -402,6 +412,7 @@ func checkCmd() *cobra.Command {
 	addAsFlag(cmd, &as)
 	cmd.Flags().StringVar(&since, "since", "", "a replay of the build before the patch: names its schema lacks are tried first")
 	cmd.Flags().BoolVar(&confirm, "confirm", false, "decode the rest of the file again under what was inferred (and infer again where it misaligns further on)")
+	cmd.Flags().BoolVar(&allParsers, "parsers", false, "print how every public parser of the file's game reads it (by default only those that do not read it right)")
 	cmd.Flags().BoolVar(&anomalies, "anomalies", false, "list the anomaly rules' findings grouped by rule: count, fields, first occurrence (--json always has them)")
 	cmd.Flags().StringArrayVar(&mute, "mute", nil, "leave an anomaly rule (by name, e.g. varint-overflow) or a field (and its elements) out of the anomalies; repeatable")
 	return cmd

@@ -63,6 +63,13 @@ func (t *Table) observe(d *decoder.Decoder, v *decoder.Value, r *bitio.Reader) {
 	case decoder.FamUnsigned64:
 		t.Evidence.ObserveWide(d.Watch, v.U)
 		return
+	case decoder.FamUnsignedMinusOne:
+		t.Evidence.ObserveWide(d.Watch, uint64(int64(v.U)+1))
+		return
+	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamHandle:
+	default:
+		t.Evidence.Touch(d.Watch) // not a varint: that it was read, and where first
+		return
 	}
 	var fifth uint8
 	if v.U >= 1<<28 && r.Pos() >= 8 {

@@ -16,6 +16,8 @@ type Tally struct {
 	EvenMax uint64 // the largest nonzero even value
 	Cut     uint64 // values whose varint held more than 32 bits (the read kept the low 32)
 	CutMax  uint64 // the widest of them, whole
+	// First is where the first value was read.
+	First At
 	// Ticks held against the server tick (net_Tick) of their message:
 	// TickSeen nonzero values read while a server tick was known, of
 	// which TickHalf are within a quarter of it halved (a zigzag tick)
@@ -164,6 +166,12 @@ func (t *Tally) Negatives() []int64 {
 // Seen reports whether the value v (below 256) was seen.
 func (t *Tally) Seen(v uint8) bool { return t.seen[v>>6]&(1<<(v&63)) != 0 }
 
+// At places a message: its tick, command and index among the command's
+// messages.
+type At struct {
+	Tick, Command, Message int32
+}
+
 // Set is the tallies of one decode, indexed by a decoder's Watch number
 // (index 0 is never used). Values are counted per message: Begin starts
 // one, Discard forgets what a misaligned message counted.
@@ -175,8 +183,11 @@ type Set struct {
 	// (svc_ServerInfo), 0 when not given. The decode sets both.
 	ServerTick uint32
 	MaxClients int32
-	gen        uint32
-	undo       []saved
+	// At is the message being decoded (the decode sets it): a tally's
+	// First.
+	At   At
+	gen  uint32
+	undo []saved
 }
 
 type saved struct {
@@ -213,6 +224,9 @@ func (s *Set) Discard() {
 // a class first decoded late brings numbers the set has not seen.
 func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 	t := s.tally(w)
+	if t.N == 0 {
+		t.First = s.At
+	}
 	t.Add(v, fifth)
 	t.AddTick(v, s.ServerTick)
 }
@@ -220,8 +234,21 @@ func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 // ObserveWide is Observe for a value read whole (Tally.AddWide).
 func (s *Set) ObserveWide(w uint16, v uint64) {
 	t := s.tally(w)
+	if t.N == 0 {
+		t.First = s.At
+	}
 	t.AddWide(v)
 	t.AddTick(v, s.ServerTick)
+}
+
+// Touch counts a read of the field watched as w whose value is no varint
+// (a bool, a float, a string): only that it was read, and where first.
+func (s *Set) Touch(w uint16) {
+	t := s.tally(w)
+	if t.N == 0 {
+		t.First = s.At
+	}
+	t.N++
 }
 
 func (s *Set) tally(w uint16) *Tally {

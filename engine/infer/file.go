@@ -3,6 +3,7 @@ package infer
 import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
+	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 )
@@ -48,13 +49,17 @@ type Options struct {
 	// Strings is the pool the decodes intern string values in (nil: the
 	// default pool; see decoder.Pool).
 	Strings *decoder.Pool
+	// Watch picks, given the file's game, fields the first decode's
+	// evidence counts besides the unknown and corrected ones
+	// (replay.Replay.WatchFor).
+	Watch func(game.Game) func(*schema.Field) bool
 }
 
 // Run decodes the whole file under aliases a; when a message misaligns and
 // the schema has unknown names, it infers them from the first misaligned
 // message (see Options).
 func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
-	r, err := decode(data, a, o.Strings)
+	r, err := decode(data, a, o.Strings, o.Watch)
 	if r == nil {
 		return nil, err
 	}
@@ -127,12 +132,12 @@ func reach(r *replay.Replay, cmd int) bool {
 }
 
 // decode runs a whole file under aliases a, interning strings in p.
-func decode(data []byte, a schema.Aliases, p *decoder.Pool) (*replay.Replay, error) {
+func decode(data []byte, a schema.Aliases, p *decoder.Pool, watch func(game.Game) func(*schema.Field) bool) (*replay.Replay, error) {
 	r, err := replay.Open(data)
 	if err != nil {
 		return nil, err
 	}
-	r.Aliases, r.Entities.Strings = a, p
+	r.Aliases, r.Entities.Strings, r.WatchFor = a, p, watch
 	r.Entities.GatherEvidence()
 	return r, r.Run(nil)
 }

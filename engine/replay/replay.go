@@ -12,6 +12,7 @@ import (
 	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
+	"github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/knownfmt"
 	"github.com/dembug/dembug/engine/messages"
@@ -105,6 +106,10 @@ type Replay struct {
 	// Aliases decode names decoder choice does not know as known ones
 	// (set before the schema is read: --as).
 	Aliases schema.Aliases
+	// WatchFor, given the file's game, picks fields whose values the
+	// decode's evidence counts besides the unknown and corrected ones
+	// (schema.Schema.WatchAlso; set before the schema is read).
+	WatchFor func(game.Game) func(*schema.Field) bool
 	// SchemaData is the CSVCMsg_FlattenedSerializer the schema was built
 	// from, kept to rebuild it under other aliases.
 	SchemaData []byte
@@ -294,6 +299,9 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 			}
 		}
 		r.formatSendTables(c, data, s, loc)
+		if r.WatchFor != nil && s.WatchAlso == nil {
+			s.WatchAlso = r.WatchFor(r.Game)
+		}
 		r.Schema, r.SchemaData = s, data
 		if r.classes != nil {
 			return r.Entities.SetClasses(r.classes, s)
@@ -473,6 +481,7 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 	if ev := r.Entities.Evidence; ev != nil {
 		// Value evidence holds tick and player fields against these.
 		ev.ServerTick, ev.MaxClients = r.NetTick, r.Server.MaxClients
+		ev.At = evidence.At{Tick: loc.Tick, Command: int32(loc.Command), Message: int32(loc.Message)}
 	}
 	var rec *provenance.Message
 	if r.Hooks.Record != nil {

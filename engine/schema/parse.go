@@ -188,6 +188,11 @@ type Schema struct {
 	TickInterval float32
 	// plain, plainFields: see PlainSerializers, PlainFields.
 	plain, plainFields bool
+	// WatchAlso, when set before the fields are built, watches the
+	// fields it picks for value evidence too (watch.go): a forecast of
+	// how another parser reads the file watches the fields it reads
+	// otherwise.
+	WatchAlso func(*Field) bool
 }
 
 // PlainSerializers reports whether the parse read every serializer

@@ -16,15 +16,17 @@ const MaxWatched = 1<<16 - 2
 // built (field.go): in the order a replay first uses them, then in
 // message order for the rest. Under p.mu.
 func (p *pending) watch(f *Field) {
-	if (f.UnknownType == "" && f.Correction == nil) || len(p.watched) >= MaxWatched {
+	also := p.schema.WatchAlso != nil && p.schema.WatchAlso(f)
+	if (f.UnknownType == "" && f.Correction == nil && !also) || len(p.watched) >= MaxWatched {
 		return
 	}
 	w := uint16(len(p.watched) + 1)
+	known := f.Correction != nil || also
 	switch {
-	case f.Correction != nil && f.Model == VariableArray && f.Elem != nil:
+	case known && f.Model == VariableArray && f.Elem != nil && f.Elem != decDefault:
 		d := *f.Elem
 		d.Watch, f.Elem = w, &d
-	case f.Correction != nil && (f.Model == Simple || f.Model == FixedArray) && f.Decoder != nil:
+	case known && (f.Model == Simple || f.Model == FixedArray) && f.Decoder != nil && f.Decoder != decDefault:
 		d := *f.Decoder
 		d.Watch, f.Decoder = w, &d
 	case f.Model == VariableArray && f.Elem == decDefault:
