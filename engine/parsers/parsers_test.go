@@ -144,6 +144,14 @@ var lookups = []lookup{
 	{model: "clarity", typ: "CGlobalSymbol", kind: Unsigned, known: false},
 	{model: "clarity", typ: "CUtlBinaryBlock", kind: Unsigned, known: false},
 	{model: "clarity", typ: "float32", field: "m_flSimulationTime", kind: Float, known: true},
+	// demofile-net v0.44.1 (its fallback switch)
+	{model: "demofile-net", typ: "int32", kind: Unsigned64, known: true, symbol: "buffer.ReadUVarInt64()"},
+	{model: "demofile-net", typ: "CEntityIndex", kind: Signed, known: true},
+	{model: "demofile-net", typ: "GameTick_t", kind: Unsigned, known: true},
+	{model: "demofile-net", typ: "GameTime_t", kind: NoScale, known: true},
+	{model: "demofile-net", typ: "float32", elem: true, kind: Float, known: true},
+	{model: "demofile-net", typ: "CUtlBinaryBlock", kind: None, known: false},
+	{model: "demofile-net", typ: "Quaternion", kind: None, known: false},
 	// demoparser2 v0.41.3
 	{model: "demoparser2", typ: "CEntityIndex", kind: Unsigned64, known: true, symbol: "Unsigned64Decoder"},
 	{model: "demoparser2", typ: "int64", kind: Signed, known: true, symbol: "SignedDecoder"},
@@ -163,6 +171,18 @@ var lookups = []lookup{
 	{model: "haste", typ: "Vector", elem: true, kind: Vector3, known: true},
 	{model: "haste", typ: "VectorWS", kind: Unsigned64, known: false},
 	{model: "haste", typ: "char", kind: String, known: true},
+}
+
+func TestStops(t *testing.T) {
+	m := ByID("demofile-net")
+	if m == nil || !strings.Contains(m.Stops, "NotSupportedException") {
+		t.Fatalf("demofile-net should stop on a type it does not know: %+v", m)
+	}
+	for _, m := range All() {
+		if m.Stops == "" && m.Fallback == None {
+			t.Errorf("%s: neither a fallback kind nor a stop", m.ID)
+		}
+	}
 }
 
 func TestLookups(t *testing.T) {
@@ -195,6 +215,8 @@ func TestEntryIdioms(t *testing.T) {
 		{"demoparser2", Vector3, `"X" => self.find_vector_type(3, qf_map),`},
 		{"demoparser2", Unsigned64, `"X" => self.find_uint_decoder(),`},
 		{"haste", Signed, `"X" => non_special!(I64Decoder),`},
+		{"demofile-net", Signed, `case "X": decoder = (Unit _, ReadOnlySpan<int> _, ref BitBuffer buffer) => buffer.ReadVarInt32(); return true;`},
+		{"demofile-net", Float, `case "X": { var read = FieldDecode.CreateDecoder_float(encodingInfo); decoder = (Unit _, ReadOnlySpan<int> _, ref BitBuffer buffer) => read(ref buffer); return true; }`},
 		{"haste", Float, `"X" => non_special!(F32Decoder::new(field)?),`},
 		{"haste", Unsigned64, `"X" => non_special!(U64Decoder::new(field)),`},
 	} {
