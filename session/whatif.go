@@ -2,7 +2,10 @@ package session
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
@@ -226,6 +229,18 @@ func BaseType(f *provenance.Field) string {
 	return s.Type.Base
 }
 
+// previewString quotes a string a decoder read: as itself where it is
+// text (as entities prints it), and all in escapes where it is not, so that
+// a misread's bytes are not shown half as glyphs and half as escapes.
+func previewString(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return strconv.Quote(s)
+}
+
 // Preview decodes data at a bit with another decoder: how many bits it
 // reads and the value, in a few words.
 func Preview(data []byte, at uint, d *decoder.Decoder) string {
@@ -237,6 +252,9 @@ func Preview(data []byte, at uint, d *decoder.Decoder) string {
 		return "reads past the end of the data"
 	}
 	s := v.String()
+	if v.Kind == decoder.KindString {
+		s = previewString(v.Str())
+	}
 	if r := []rune(s); len(r) > 40 {
 		s = string(r[:39]) + "…"
 	}
