@@ -195,6 +195,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.before = !m.before
 	case key.Matches(msg, k.HeaderFirst):
 		m.headerFirst, m.inspScroll = !m.headerFirst, 0
+	case key.Matches(msg, k.Parsers):
+		m.parsersFirst, m.inspScroll = !m.parsersFirst, 0
 	case key.Matches(msg, k.OpStream):
 		m.opsFirst, m.inspScroll = !m.opsFirst, 0
 	case key.Matches(msg, k.NextAnomaly):

@@ -126,9 +126,11 @@ func (m *Model) markVerdicts(rows []views.FieldRow, fs []provenance.Field) {
 	}
 }
 
-// withValues puts a field's values section (valuesSection) after the
-// first section of its explanation (the value) and its anomalies.
+// withValues puts a field's values and correction sections after the
+// first section of its explanation (the value) and its anomalies, and how
+// the public parsers read it last.
 func (m *Model) withValues(ex []views.InspectorSection, rec *provenance.Message, f *provenance.Field) []views.InspectorSection {
+	ex = append(ex, m.parsersSection(f)...) // last: after how dembug reads it
 	vs := append(m.valuesSection(rec, f), m.correctionSection(f)...)
 	if len(vs) == 0 || len(ex) == 0 {
 		return ex

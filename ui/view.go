@@ -420,6 +420,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	default:
 		secs = m.summary()
 	}
+	if m.parsersFirst {
+		secs = append([]views.InspectorSection{m.parsersFileSection()}, secs...)
+	}
 	return title, views.Inspector(views.InspectorInput{Sections: secs, Scroll: m.inspScroll, Width: w, Height: h, Theme: m.theme})
 }
 

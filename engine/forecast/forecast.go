@@ -83,7 +83,7 @@ func Watch(g game.Game) func(*schema.Field) bool {
 			return false
 		}
 		for _, m := range ms {
-			if theirs := parserEntry(m, f); !sameKind(theirs.Kind, ours) {
+			if theirs := parserEntry(m, f); !SameKind(theirs.Kind, ours) {
 				return true
 			}
 		}
@@ -94,7 +94,7 @@ func Watch(g game.Game) func(*schema.Field) bool {
 func modelsOf(g game.Game) []*parsers.Model {
 	var out []*parsers.Model
 	for _, m := range parsers.All() {
-		if m.ReadsGame(g) {
+		if m.Forecasts(g) {
 			out = append(out, m)
 		}
 	}
@@ -140,11 +140,11 @@ func fieldKind(f *schema.Field, truth Truth) (parsers.Kind, bool) {
 	if d == nil {
 		return 0, false
 	}
-	return kindOf(d), true
+	return KindOf(d), true
 }
 
-// kindOf is a decoder's kind.
-func kindOf(d *decoder.Decoder) parsers.Kind {
+// KindOf is the kind a decoder reads as.
+func KindOf(d *decoder.Decoder) parsers.Kind {
 	switch d.Family {
 	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamHandle:
 		return parsers.Unsigned
@@ -217,10 +217,10 @@ func KindOfType(name string) (parsers.Kind, bool) {
 	return parsers.None, false
 }
 
-// sameKind reports whether a parser's kind and ours read alike: a float
+// SameKind reports whether a parser's kind and ours read alike: a float
 // factory and any float family dembug chose from the same settings (raw
 // when the settings give no bit count).
-func sameKind(theirs, ours parsers.Kind) bool {
+func SameKind(theirs, ours parsers.Kind) bool {
 	if theirs == ours {
 		return true
 	}
@@ -292,7 +292,7 @@ func one(m *parsers.Model, r *replay.Replay, data []byte, a schema.Aliases, trut
 		}
 		name, _ := written(f)
 		theirs, known := m.Reads(name, f.Name, f.Model == schema.VariableArray)
-		if sameKind(theirs.Kind, ours) {
+		if SameKind(theirs.Kind, ours) {
 			continue
 		}
 		d := diff{f: f, theirs: theirs, ours: ours, tally: t, writtenName: name, knownToThem: known, byName: ours == parsers.MinusOne}
@@ -428,7 +428,7 @@ func firstRead(d *diff, r *replay.Replay, data []byte, a schema.Aliases, m *pars
 		}
 		name, _ := written(rf.Schema)
 		theirs, _ := m.Reads(name, rf.Schema.Name, rf.Schema.Model == schema.VariableArray)
-		if bits, _ := compare(theirs.Kind, ours, d.tally); bits && !sameKind(theirs.Kind, ours) {
+		if bits, _ := compare(theirs.Kind, ours, d.tally); bits && !SameKind(theirs.Kind, ours) {
 			u := c.Record.Updates[rf.Update]
 			out.Entity, out.Class, out.Field, out.Type = int32(u.Index), u.Class, rf.Name, rf.Schema.VarType
 			out.Theirs, out.Ours, out.BitOffset = theirsText(m, theirs), ours.String(), rf.Start

@@ -82,6 +82,7 @@ var DemofileNet = register(&Model{
 	}),
 	ElemFactories: true,
 	Stops:         "throws NotSupportedException: Unrecognised serializer field",
+	PerField:      "its SDK is generated per field when the SDK is built: these tables are only the fallback for a field the SDK lacks, so the types a file writes do not say how it reads them",
 	entry:         csharpCaseEntry,
 	// No reader of demofile-net takes a varint minus one or six floats
 	// (CTransform's throws): no fix line for those kinds.

@@ -101,6 +101,10 @@ type Model struct {
 	// the parser does instead (throws, errors out).
 	Fallback Kind
 	Stops    string
+	// PerField, when set, says why the model cannot forecast a file: the
+	// parser reads most fields by decoders generated per field, which
+	// the model (its fallback table) does not hold.
+	PerField string
 	// entry writes a table row in the parser's idiom.
 	entry func(name string, e Entry) string
 	// symbols are the parser's decoder per kind (for a fix line), and
@@ -127,6 +131,10 @@ func (m *Model) Reads(name, field string, elem bool) (Entry, bool) {
 	}
 	return Entry{Kind: m.Fallback, Symbol: "fallback"}, false
 }
+
+// Forecasts reports whether the model can say how the parser reads a
+// file of game g: it reads the game, and by tables the model holds.
+func (m *Model) Forecasts(g game.Game) bool { return m.PerField == "" && m.ReadsGame(g) }
 
 // ReadsGame reports whether the parser reads files of game g.
 func (m *Model) ReadsGame(g game.Game) bool {

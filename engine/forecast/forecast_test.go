@@ -1,0 +1,127 @@
+package forecast_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dembug/dembug/engine/forecast"
+	"github.com/dembug/dembug/engine/infer"
+	"github.com/dembug/dembug/engine/parsers"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/engine/writer"
+	"github.com/dembug/dembug/internal/testreplays"
+)
+
+// forecastOf checks data as check does and forecasts the parser id.
+func forecastOf(t *testing.T, data []byte, id string) forecast.Result {
+	t.Helper()
+	ch, err := infer.Run(data, schema.Aliases{}, infer.Options{Infer: true, Watch: forecast.Watch})
+	if ch == nil {
+		t.Fatal(err)
+	}
+	r, a := ch.First, schema.Aliases{}
+	found := map[string]parsers.Kind{}
+	for _, f := range ch.Findings {
+		if k, ok := forecast.KindOfType(f.As); ok {
+			found[f.Unknown] = k
+		}
+	}
+	if r.FirstMisaligned != nil && len(ch.Findings) > 0 {
+		again, err := infer.Run(data, ch.Aliases, infer.Options{Watch: forecast.Watch})
+		if again == nil || again.First.FirstMisaligned != nil {
+			t.Fatalf("under %v: %v", ch.Aliases.Flags(), err)
+		}
+		r, a = again.First, ch.Aliases
+	}
+	truth := func(f *schema.Field) (parsers.Kind, bool) {
+		k, ok := found[f.UnknownType]
+		return k, ok && f.UnknownType != ""
+	}
+	for _, res := range forecast.Of(r, data, a, truth) {
+		if res.Parser == id {
+			return res
+		}
+	}
+	t.Fatalf("no forecast of %s", id)
+	return forecast.Result{}
+}
+
+func hasFix(res forecast.Result, entry string) bool {
+	for _, f := range res.Fix {
+		if f.Entry == entry {
+			return true
+		}
+	}
+	return false
+}
+
+func valuesOf(res forecast.Result, typ string) *forecast.TypeValues {
+	for i := range res.Values {
+		if res.Values[i].Type == typ {
+			return &res.Values[i]
+		}
+	}
+	return nil
+}
+
+// On a stock CS2 replay demoinfocs-golang reads the ticks doubled (the
+// values, with their fix); on 14155 it misaligns at the first binary
+// block, a type v5.1.0 lacks.
+func TestDemoinfocsOnStockCS2(t *testing.T) {
+	dir := testreplays.Require(t)
+	data := readFile(t, filepath.Join(dir, "cs2", "14065.dem"))
+	res := forecastOf(t, data, "demoinfocs-golang")
+	v := valuesOf(res, "GameTick_t")
+	if res.Reads != forecast.Values || v == nil || !strings.Contains(v.How, "doubled") || !hasFix(res, `"GameTick_t": signedDecoder,`) {
+		t.Fatalf("14065: %+v", res)
+	}
+	res = forecastOf(t, readFile(t, filepath.Join(dir, "cs2", "14155.dem")), "demoinfocs-golang")
+	if res.Reads != forecast.Misaligns || res.First == nil || res.First.Type != "CUtlBinaryBlock" || res.First.Entity < 0 {
+		t.Fatalf("14155: %+v (first %+v)", res, res.First)
+	}
+}
+
+// A renamed type: Manta reads the renamed int32 doubled, a renamed bool
+// misaligns at its first read, a renamed uint32 as before; the fix names
+// the new type in Manta's idiom.
+func TestMantaOnRenamedTypes(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	stock := forecastOf(t, data, "manta")
+	for _, c := range []struct{ from, to, reads, entry string }{
+		{"int32", "NetInt32_t", forecast.Values, `"NetInt32_t": signedDecoder,`},
+		{"bool", "NetBool_t", forecast.Misaligns, `"NetBool_t": booleanDecoder,`},
+		{"uint32", "NetUint32_t", stock.Reads, ""},
+	} {
+		patched, n, err := writer.RenameInSchema(data, writer.Rename{From: c.from, To: c.to})
+		if err != nil || n == 0 {
+			t.Fatal(err)
+		}
+		res := forecastOf(t, patched, "manta")
+		if res.Reads != c.reads {
+			t.Errorf("%s renamed: reads %s, want %s: %+v", c.from, res.Reads, c.reads, res)
+		}
+		if c.entry == "" {
+			if strings.Contains(res.Sentence(), c.to) {
+				t.Errorf("%s renamed: the forecast names %s: %s", c.from, c.to, res.Sentence())
+			}
+			continue
+		}
+		if !hasFix(res, c.entry) || !strings.Contains(res.Sentence(), c.to) {
+			t.Errorf("%s renamed: %s; fix %+v", c.from, res.Sentence(), res.Fix)
+		}
+	}
+	if stock.Reads != forecast.Values || valuesOf(stock, "PlayerID_t") == nil || !hasFix(stock, `"MatchID_t": unsigned64Factory,`) {
+		t.Errorf("stock Dota: %s; fix %+v", stock.Sentence(), stock.Fix)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("%s: %v", path, err)
+	}
+	return b
+}

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
+)
+
+// parsersSection is the inspector's word on how each public parser of
+// the file's game reads the field: its decoder and the value it gets from
+// the same bits, or that its bits part from ours.
+func (m *Model) parsersSection(f *provenance.Field) []views.InspectorSection {
+	rs := session.ParserReadings(m.ix.Game, f)
+	if len(rs) == 0 {
+		return nil
+	}
+	var lines []views.InspectorLine
+	for _, r := range rs {
+		text, style := "same value: "+r.Value, views.LinePlain
+		switch {
+		case r.Value == "":
+			text, style = "other bits: every later read of the message shifts", views.LineError
+		case !r.Same:
+			text, style = "value "+r.Value, views.LineWarn
+		}
+		lines = append(lines, views.InspectorLine{Label: r.Parser, Text: text + " · reads it " + r.Reads, Style: style})
+	}
+	return []views.InspectorSection{{Title: "Parsers · this read (p: the file)", Lines: lines}}
+}
+
+// parsersFileSection is the file's forecast (p): how each public parser
+// of its game reads it against what the game wrote, and the entries that
+// fix it.
+func (m *Model) parsersFileSection() views.InspectorSection {
+	sec := views.InspectorSection{Title: "Parsers · this file (p closes)"}
+	if !m.ix.Done {
+		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "known when the index pass ends", Style: views.LineDim})
+		return sec
+	}
+	if len(m.ix.Parsers) == 0 {
+		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "no public parser modelled for this game", Style: views.LineDim})
+	}
+	for _, r := range m.ix.Parsers {
+		style := views.LinePlain
+		if r.Reads != "right" {
+			style = views.LineWarn
+		}
+		sec.Lines = append(sec.Lines, views.InspectorLine{Label: r.Parser, Text: strings.TrimPrefix(r.Sentence(), r.Parser+" "), Style: style})
+		table := ""
+		for _, f := range r.Fix {
+			if t := f.Symbol + " in " + f.File; t != table {
+				table = t
+				sec.Lines = append(sec.Lines, views.InspectorLine{Label: "", Text: "fix: add to " + t, Style: views.LineDim})
+			}
+			sec.Lines = append(sec.Lines, views.InspectorLine{Label: "", Text: f.Entry, Style: views.LineMath})
+		}
+	}
+	return sec
+}
