@@ -224,6 +224,11 @@ func SameKind(theirs, ours parsers.Kind) bool {
 	if theirs == ours {
 		return true
 	}
+	// A 64-bit read of what dembug reads in 32 bits gets the same value
+	// from the same bits (haste reads every unsigned type so).
+	if theirs == parsers.Unsigned64 && ours == parsers.Unsigned || theirs == parsers.Signed64 && ours == parsers.Signed {
+		return true
+	}
 	float := func(k parsers.Kind) bool { return k == parsers.Float || k == parsers.Quantized || k == parsers.NoScale }
 	// An angle factory reads a 32-bit QAngle as three raw floats, as
 	// dembug does.
