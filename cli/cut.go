@@ -77,6 +77,8 @@ func cutCmd() *cobra.Command {
 				if err := tickFlagErr("--to", to); err != nil {
 					return fmt.Errorf("%v (leave --to out to cut to the file's end)", err)
 				}
+			} else {
+				to = -1 // the file's end
 			}
 			aliases, err := parseAs(as)
 			if err != nil {
@@ -118,7 +120,7 @@ func cutCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().Int64Var(&from, "from", 0, "the window's first tick")
-	cmd.Flags().Int64Var(&to, "to", -1, "the window's last tick (left out: to the end of the file)")
+	cmd.Flags().Int64Var(&to, "to", 0, "the window's last tick (left out: to the end of the file)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write")
 	addAsFlag(cmd, &as)
 	return cmd

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,27 @@ func TestCutCommandRefuses(t *testing.T) {
 	left, _ := os.ReadDir(dir)
 	if len(left) != 0 {
 		t.Fatalf("files left behind: %v", left)
+	}
+}
+
+// Without --to the window runs to the file's end (--to has no default a
+// user could mistake for a tick: -1 given is refused).
+func TestCutWithoutToRunsToTheEnd(t *testing.T) {
+	orig, data := testreplays.Read(t, "dota2")
+	r, err := replay.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "end.dem")
+	stdout, stderr, err := runDembug("cut", orig, "--from", "600", "-o", out)
+	if want := fmt.Sprintf("ticks 600–%d", r.Stats.LastTick); err != nil || !strings.Contains(stdout, want) {
+		t.Fatalf("cut --from 600: %v, %q (want %q), %s", err, stdout, want, stderr)
+	}
+	help, _, _ := runDembug("cut", "--help")
+	if strings.Contains(help, "(default -1)") {
+		t.Errorf("cut --help offers -1 as --to's default:\n%s", help)
 	}
 }
