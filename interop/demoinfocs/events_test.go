@@ -49,15 +49,25 @@ func TestEventsMatchDemoinfocs(t *testing.T) {
 				data map[string]*msg.CMsgSource1LegacyGameEventKeyT
 			}
 			var theirs []theirEvent
-			p := dem.NewParserWithConfig(bytes.NewReader(data), dem.ParserConfig{})
-			defer p.Close()
-			p.RegisterEventHandler(func(e events.GenericGameEvent) {
-				theirs = append(theirs, theirEvent{int32(p.GameState().IngameTick()), e.Name, e.Data})
-			})
-			if err := p.ParseToEnd(); err != nil {
-				// 14155 and 14160: see TestDemoinfocsReadsCutsOfTheCS2Replays
-				// (a CUtlBinaryBlock demoinfocs v5.1.0 has no decoder for).
-				t.Skipf("demoinfocs v5.1.0 cannot read this replay (no CUtlBinaryBlock decoder): it stops at tick %d: %v", p.GameState().IngameTick(), firstLine(err))
+			parse := func(cfg dem.ParserConfig) error {
+				theirs = theirs[:0]
+				p := dem.NewParserWithConfig(bytes.NewReader(data), cfg)
+				defer p.Close()
+				p.RegisterEventHandler(func(e events.GenericGameEvent) {
+					theirs = append(theirs, theirEvent{int32(p.GameState().IngameTick()), e.Name, e.Data})
+				})
+				return p.ParseToEnd()
+			}
+			if err := parse(dem.ParserConfig{}); err != nil {
+				// 14155 and 14160: demoinfocs v5.1.0 has no decoder for
+				// CUtlBinaryBlock and stops in the entities (see
+				// TestDemoinfocsReadsCutsOfTheCS2Replays). Events do not
+				// depend on them: read again, past the entities' failures.
+				first := firstLine(err)
+				if err := parse(dem.ParserConfig{IgnorePacketEntitiesPanic: true}); err != nil {
+					t.Skipf("demoinfocs v5.1.0 cannot read this replay (no CUtlBinaryBlock decoder): %v; ignoring the entities' failures too: %v", first, firstLine(err))
+				}
+				t.Logf("demoinfocs stops in the entities (%v); read past them", first)
 			}
 			if len(ours) != len(theirs) || len(ours) == 0 {
 				t.Fatalf("dembug prints %d events, demoinfocs dispatches %d", len(ours), len(theirs))
