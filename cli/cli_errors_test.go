@@ -54,6 +54,9 @@ func TestStateAtANegativeTickIsRefused(t *testing.T) {
 		if out, _, err := runDembug(cmd, path, "--tick", "0"); err != nil || out == "" {
 			t.Errorf("%s --tick 0: err %v, %d bytes", cmd, err, len(out))
 		}
+		if help, _, _ := runDembug(cmd, "--help"); strings.Contains(help, "(default -1)") {
+			t.Errorf("%s --help offers -1 as --tick's default:\n%s", cmd, help)
+		}
 	}
 }
 

@@ -101,7 +101,7 @@ func entitiesCmd() *cobra.Command {
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := stateTickErr(cmd, tick); err != nil {
+			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
 			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, _ error) error {
@@ -109,7 +109,7 @@ func entitiesCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
+	cmd.Flags().Int64Var(&tick, "tick", 0, "stop after the last command at or before this demo tick (left out: the file's end)")
 	addAsFlag(cmd, &as)
 	return cmd
 }
@@ -124,13 +124,14 @@ func tickFlagErr(flag string, v int64) error {
 	return nil
 }
 
-// stateTickErr checks entities' and strings' --tick when given (left out,
-// it is the file's end).
-func stateTickErr(cmd *cobra.Command, tick int64) error {
+// stateTickErr checks entities' and strings' --tick when given, and sets
+// it to -1, the file's end, when it is left out.
+func stateTickErr(cmd *cobra.Command, tick *int64) error {
 	if !cmd.Flags().Changed("tick") {
+		*tick = -1 // the file's end
 		return nil
 	}
-	if err := tickFlagErr("--tick", tick); err != nil {
+	if err := tickFlagErr("--tick", *tick); err != nil {
 		return fmt.Errorf("%v (leave --tick out for the state at the file's end)", err)
 	}
 	return nil

@@ -99,7 +99,7 @@ func stringsCmd() *cobra.Command {
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := stateTickErr(cmd, tick); err != nil {
+			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
 			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, runErr error) error {
@@ -114,7 +114,7 @@ func stringsCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&tick, "tick", -1, "stop after the last command at or before this demo tick")
+	cmd.Flags().Int64Var(&tick, "tick", 0, "stop after the last command at or before this demo tick (left out: the file's end)")
 	cmd.Flags().StringVar(&table, "table", "", "only the table with this name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object per entry: {"table","index","key","value"}, the value lowercase hex or null`)
 	addAsFlag(cmd, &as)
