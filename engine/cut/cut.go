@@ -268,6 +268,7 @@ func (c *cutter) sortBefore(cmd *container.Command, raw []byte) {
 func (c *cutter) window(out *writer.File) error {
 	r := c.r
 	r.Hooks = replay.Hooks{}
+	c.watchWindow() // what its messages touch, for Drop (drop.go)
 	for {
 		next, ok := r.NextTick()
 		if !ok || (c.opt.To >= 0 && next > c.opt.To) {

@@ -4,6 +4,8 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/engine/writer"
 )
@@ -53,6 +55,17 @@ type Elements struct {
 	Entries []EntryRef
 	Keys    []string
 	Tables  []string
+	// Touches are the window's entity messages that update, leave or
+	// delete an entity of the full frame (one the window had not created
+	// first): while such a message is kept, a cut without the entity
+	// does not decode.
+	Touches []Touch
+}
+
+// Touch is message Message of the window touching entity Entity.
+type Touch struct {
+	Entity  int32
+	Message MessageRef
 }
 
 // WindowCommand is one command of the window: its kind, tick, size and,
@@ -239,4 +252,32 @@ func (d *Drop) dropped(ti int) int {
 		}
 	}
 	return n
+}
+
+// watchWindow has the window's decode record its entity messages, when
+// the cut describes itself, to list the entities they touch.
+func (c *cutter) watchWindow() {
+	if c.opt.Drop == nil {
+		return
+	}
+	created := map[int32]bool{}
+	r := c.r
+	r.Hooks.Record = func(replay.Location) *provenance.Message { return &provenance.Message{} }
+	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, rec *provenance.Message) {
+		if rec == nil {
+			return
+		}
+		ref := MessageRef{Command: c.windowIndex, Message: loc.Message}
+		seen := map[int32]bool{}
+		for _, u := range rec.Updates {
+			if u.Op == provenance.Create {
+				created[u.Index] = true
+				continue
+			}
+			if !created[u.Index] && !seen[u.Index] {
+				seen[u.Index] = true
+				c.elements().Touches = append(c.elements().Touches, Touch{u.Index, ref})
+			}
+		}
+	}
 }

@@ -181,3 +181,32 @@ func TestCutDropEntries(t *testing.T) {
 		t.Fatalf("%d baselines refused, %d other entries dropped: the sample should give both", baselines, other)
 	}
 }
+
+// The entities the window's messages touch are named, and a cut without
+// one of them (its message kept) does not decode: Cut refuses it.
+func TestCutDropTouched(t *testing.T) {
+	data := writer.Generate()
+	all, err := cut.Cut(data, cut.Options{From: 2, To: -1, Drop: &cut.Drop{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := all.Elements
+	if len(el.Touches) == 0 {
+		t.Fatal("the window's messages touch no entity of the full frame")
+	}
+	inFrame := map[int32]bool{}
+	for _, fe := range el.Frame {
+		inFrame[fe.Index] = true
+	}
+	for _, tc := range el.Touches[:min(len(el.Touches), 5)] {
+		if !inFrame[tc.Entity] {
+			t.Fatalf("touch %+v: not an entity of the full frame", tc)
+		}
+		if tc.Message.Command >= len(el.Window) || tc.Message.Message >= len(el.Window[tc.Message.Command].Messages) {
+			t.Fatalf("touch %+v: no such message", tc)
+		}
+		if _, err := cut.Cut(data, cut.Options{From: 2, To: -1, Drop: &cut.Drop{Entities: map[int32]bool{tc.Entity: true}}}); err == nil {
+			t.Fatalf("a cut without entity %d, which window message %+v updates, was written", tc.Entity, tc.Message)
+		}
+	}
+}

@@ -378,9 +378,17 @@ func stages(el *cut.Elements) []stage {
 			}},
 		{"entities",
 			func(d *cut.Drop) []int {
+				// An entity a kept message of the window updates stays:
+				// without it the window does not decode.
+				touched := map[int32]bool{}
+				for _, t := range el.Touches {
+					if !d.Commands[t.Message.Command] && !d.Messages[t.Message] {
+						touched[t.Entity] = true
+					}
+				}
 				var out []int
 				for i, fe := range el.Frame {
-					if !d.Entities[fe.Index] {
+					if !d.Entities[fe.Index] && !touched[fe.Index] {
 						out = append(out, i)
 					}
 				}
