@@ -106,9 +106,17 @@ type shrinkRun struct {
 
 func (s *shrinkRun) run() error {
 	s.start = time.Now()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, s.budget)
+	defer cancel()
 	// The test on the original: does it fail, can it run, how long does
 	// it take (a candidate gets ten times that, and at least a minute).
-	first := s.test.runFile(context.Background(), s.file)
+	first := s.test.runFile(ctx, s.file)
+	if ctx.Err() != nil {
+		fmt.Fprintf(s.stderr, "dembug: the test did not end on %s before the budget (%v) or an interrupt: nothing to write\n", s.file, s.budget)
+		return &ExitError{Code: 2}
+	}
 	if why := cannotRun(first); why != "" {
 		fmt.Fprintf(s.stderr, "dembug: the test cannot run: %s\n", why)
 		return &ExitError{Code: 2}
@@ -122,11 +130,6 @@ func (s *shrinkRun) run() error {
 		return &ExitError{Code: 2}
 	}
 	s.test.timeout = max(time.Minute, 10*first.dur)
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, s.budget)
-	defer cancel()
 	p := newShrinkProgress(s.stderr, isTerminal(s.stderr), s.start, s.budget, len(s.data))
 	s.opt.Jobs = s.jobs
 	s.opt.Progress = p.update

@@ -105,3 +105,22 @@ func TestShrinkFlakyTest(t *testing.T) {
 		t.Fatalf("exit %d, %q: want exit 1 naming the test flaky", exitCode(err), stderr)
 	}
 }
+
+// A test that crashes (a parser ended by SIGSEGV) fails; one that does
+// not end on FILE within the budget is said so, exit 2.
+func TestShrinkCrashesAndHangs(t *testing.T) {
+	dir, in := sampleFile(t)
+	out := filepath.Join(dir, "small.dem")
+	stdout, stderr, err := runDembug("shrink", in, "--test", "kill -SEGV $$ # {}", "-o", out)
+	if err != nil || !strings.Contains(stdout, "1-minimal") {
+		t.Fatalf("a crashing test: exit %d, %q %q", exitCode(err), stdout, stderr)
+	}
+	os.Remove(out)
+	_, stderr, err = runDembug("shrink", in, "--test", "sleep 30 # {}", "--budget", "1s", "-o", out)
+	if exitCode(err) != 2 || !strings.Contains(stderr, "did not end") {
+		t.Fatalf("a hanging test: exit %d, %q", exitCode(err), stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a hanging test wrote OUT")
+	}
+}

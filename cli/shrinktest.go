@@ -81,6 +81,11 @@ func (t *shrinkTest) runFile(ctx context.Context, path string) testRun {
 		r.code, r.timedOut = -1, errors.Is(ctx.Err(), context.DeadlineExceeded)
 	case errors.As(err, &ee):
 		r.code = ee.ExitCode()
+		// Ended by a signal (a crash: SIGSEGV, SIGABRT): a failure, with
+		// the status a shell gives it.
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			r.code = 128 + int(ws.Signal())
+		}
 	default:
 		r.code = -1
 		r.out = append(r.out, []byte(err.Error())...)
