@@ -107,6 +107,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(stringsCmd(), cutCmd())
 	root.AddCommand(eventsCmd())
 	root.AddCommand(shrinkCmd())
+	root.AddCommand(commandsCmd())
 	return root
 }
 

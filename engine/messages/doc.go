@@ -8,4 +8,5 @@
 //	demo.go   demo command bodies: FileHeader, FileInfo, ClassInfo, FullPacket, snapshots
 //	svc.go    network messages: ServerInfo, net_Tick, string tables, PacketEntities
 //	inner.go  SplitInner, Inner, InnerError: split a packet's bit stream into messages
+//	offsets.go DataOffset, EntityDataOffset: where a field's bytes start in a body
 package messages
