@@ -325,7 +325,16 @@ func one(m *parsers.Model, r *replay.Replay, data []byte, a schema.Aliases, trut
 			key = d.f.Name + " (" + d.writtenName + ")"
 			fixes[fixKey{d.f.Name, true}] = d.ours
 		} else {
-			fixes[fixKey{d.writtenName, false}] = d.ours
+			// A type's line is one kind for all its fields. Under an
+			// inferred alias dembug reads each field of a float type by
+			// its settings: raw (NoScale) where they give no bit count, as
+			// a float factory reads it too. The factory is then the line:
+			// the raw decoder misreads the others (a renamed float32's
+			// simulation times).
+			k := fixKey{d.writtenName, false}
+			if old := fixes[k]; old == parsers.None || old == parsers.NoScale && d.ours == parsers.Float {
+				fixes[k] = d.ours
+			}
 		}
 		if d.bits {
 			if first == nil || before(d.tally.First, first.tally.First) {
