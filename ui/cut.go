@@ -271,7 +271,9 @@ func (cutModal) onKey(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 
 func (cutModal) view(m *Model, bodyH int) string {
 	d := m.cut.done
-	w := min(m.w, max(40, min(100, m.w-8)))
+	// Inside the screen's edges (at 43 columns a 40-column box covered the
+	// panes' borders), and no wider than reads well.
+	w := max(1, min(m.w-4, max(40, min(100, m.w-8))))
 	in := views.CutReportInput{
 		Out: d.Out, Command: d.Command, First: d.First, Last: d.Last, StateTick: d.StateTick,
 		Commands: d.Commands, Entities: d.Entities, Tables: d.Tables, Framing: d.Framing, Size: d.Size, InSize: d.InSize,

@@ -46,10 +46,11 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	var out []cutLine
 	group := 0
 	// add wraps s under a margin: lead before its first line, two more
-	// cells before the lines it wraps onto.
+	// cells before the lines it wraps onto, and a cell free before the
+	// box's border on every line.
 	add := func(role int, s, lead string) {
 		group++
-		for i, l := range wrapWords(s, max(1, w-len(lead)-2)) {
+		for i, l := range wrapWords(s, max(1, w-len(lead)-3)) {
 			if i > 0 {
 				l = "  " + l
 			}
@@ -107,7 +108,7 @@ func cutLines(in CutReportInput, w int) []cutLine {
 	out = append(out, cutLine{" the same from the shell:", 1, group, true})
 	// A command too long for the box goes on with a backslash at each
 	// break, so that the lines copied from the terminal still run.
-	cmd := wrapShell(in.Command, max(1, w-7))
+	cmd := wrapShell(in.Command, max(1, w-8)) // the lead, " \\" and a free cell
 	for i, l := range cmd {
 		lead := "   "
 		if i > 0 {

@@ -77,3 +77,22 @@ func TestCutReportTooShortDropsWholeLines(t *testing.T) {
 		}
 	}
 }
+
+// The cut box's text keeps a cell free before its right border at every
+// width (wrapped lines ran up to it at 43 columns).
+func TestCutReportKeepsOffItsBorder(t *testing.T) {
+	in := CutReportInput{Out: "auto-20240102-2233-400-500.dem", Command: "dembug cut auto-20240102-2233.dem --from 400 --to 500 -o auto-20240102-2233-400-500.dem",
+		First: 400, Last: 500, StateTick: 398, Commands: 51, Entities: 859, Tables: 19, Size: 439 << 10, InSize: 651 << 10,
+		Past: "DOTA_UM_CombatLogDataHLTV ×28", Footer: "enter or esc closes", Theme: NoColorTheme(),
+		Notes: []string{"a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh iiiiiiiii jjjjjjjjjj a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh iiiiiiiii jjjjjjjjjj"}}
+	for w := 39; w <= 100; w++ { // 39: the box on a 43-column screen
+		in.Width = w
+		lines := strings.Split(CutReport(in), "\n")
+		for _, l := range lines[1 : len(lines)-1] {
+			r := []rune(l)
+			if len(r) < 3 || r[len(r)-2] != ' ' && r[len(r)-2] != '…' {
+				t.Fatalf("width %d: a line runs into the border: %q", w, l)
+			}
+		}
+	}
+}
