@@ -27,8 +27,6 @@ import (
 // the decodes stop and ctx's error is returned: superseded work does not
 // run on.
 func ValueChanges(ctx context.Context, data []byte, a, b schema.Aliases) (changed, total int, err error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	sides := [2]*readingSide{newReadingSide(), newReadingSide()}
 	var wg sync.WaitGroup
 	for i, al := range []schema.Aliases{a, b} {
