@@ -108,6 +108,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(eventsCmd())
 	root.AddCommand(shrinkCmd())
 	root.AddCommand(commandsCmd())
+	root.AddCommand(opsCmd())
 	return root
 }
 

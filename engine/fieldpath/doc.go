@@ -8,4 +8,5 @@
 //	huffman.go  Code, CodeOf: the Huffman tree and the decode lookup table
 //	path.go     Path, Read, OpRecord: decoding paths and applying each op
 //	encode.go   Write: encoding paths with the cheapest op for each step
+//	describe.go Describe, TreeDoc: each op for a learner (operands, effect, an example Read checks), how the tree is built
 package fieldpath
