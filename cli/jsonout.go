@@ -16,6 +16,7 @@ type SchemaField struct {
 	Name     string   `json:"name"`
 	Type     string   `json:"type"`
 	Encoder  string   `json:"encoder,omitempty"`
+	Patched  string   `json:"patched,omitempty"` // the correction that set the encoder, when the schema has none
 	BitCount *int32   `json:"bit_count,omitempty"`
 	Low      *float32 `json:"low,omitempty"`
 	High     *float32 `json:"high,omitempty"`
@@ -50,7 +51,7 @@ func WriteSchemaJSON(w io.Writer, s *schema.Schema, filter string) int {
 		n++
 		out := SchemaSerializer{Serializer: ser.Name, Version: ser.Version, Fields: make([]SchemaField, 0, len(ser.Fields))}
 		for i, f := range ser.Fields {
-			sf := SchemaField{Index: i, Name: f.Name, Type: f.VarType, Encoder: f.Encoder, Model: modelIDs[f.Model], Decoder: DecoderText(f)}
+			sf := SchemaField{Index: i, Name: f.Name, Type: f.VarType, Encoder: f.Encoder, Patched: f.Patched, Model: modelIDs[f.Model], Decoder: DecoderText(f)}
 			if f.BitCountSet {
 				sf.BitCount = &f.BitCount
 			}

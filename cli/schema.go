@@ -89,6 +89,8 @@ func WriteSchema(out io.Writer, s *schema.Schema, filter string) int {
 			enc := f.Encoder
 			if enc == "" {
 				enc = "-"
+			} else if f.Patched != "" {
+				enc += " (patched: not in the schema)"
 			}
 			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i, f.Name, f.VarType, enc, bits, rng, flags, DecoderText(f))
 		}
