@@ -227,7 +227,14 @@ func (sh *shrinker) remembered(data []byte) *outcome {
 // cut cuts src's window from…to without what d drops; false when the cut
 // cannot be written or does not decode as a valid file: cleanly, or
 // failing (as the original's window does) only in its last command.
-func (sh *shrinker) cut(src []byte, from, to int32, d *cut.Drop) (*cut.Result, bool) {
+func (sh *shrinker) cut(src []byte, from, to int32, d *cut.Drop) (res *cut.Result, ok bool) {
+	// A candidate the writer or the decoder cannot take is no candidate,
+	// never a stack trace.
+	defer func() {
+		if p := recover(); p != nil {
+			res, ok = nil, false
+		}
+	}()
 	res, err := cut.Cut(src, cut.Options{From: from, To: to, Aliases: sh.opt.Aliases, Drop: d})
 	if err != nil {
 		return nil, false
