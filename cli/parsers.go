@@ -14,22 +14,11 @@ import (
 // forecastParsers says how each public parser of the file's game reads it
 // against what the game wrote: the check's decode, with the types the
 // inference found for unknown names. When a message misaligned and the
-// inference found what aligns it, that decode stops being the game's, and
-// the file is decoded again under the inferred aliases.
+// inference found what aligns it, the read that broke (ch.Break) is where
+// every parser reading its type otherwise misaligns too; the values before
+// it count as they are.
 func forecastParsers(ch *infer.Checked, data []byte, o CheckOptions) []forecast.Result {
-	r, a := ch.First, o.Aliases
-	if r.FirstMisaligned != nil && len(ch.Findings) > 0 {
-		again, err := openWith(data, ch.Aliases)
-		if err != nil {
-			return nil
-		}
-		again.Entities.Strings, again.WatchFor = o.Strings, forecast.Watch
-		again.Entities.GatherEvidence()
-		if again.Run(nil) != nil || again.FirstMisaligned != nil {
-			return nil // what the game wrote is not known past it
-		}
-		r, a = again, ch.Aliases
-	}
+	r := ch.First
 	found := map[string]parsers.Kind{}
 	for _, f := range ch.Findings {
 		if k, ok := forecast.KindOfType(f.As); ok && f.Kind == schema.KindType {
@@ -40,7 +29,14 @@ func forecastParsers(ch *infer.Checked, data []byte, o CheckOptions) []forecast.
 		k, ok := found[f.UnknownType]
 		return k, ok && f.UnknownType != ""
 	}
-	return forecast.Of(r, data, a, truth)
+	var brk *forecast.Break
+	if b := ch.Break; r.FirstMisaligned != nil && b != nil && b.Kind == schema.KindType {
+		if k, ok := found[b.Name]; ok {
+			brk = &forecast.Break{Type: b.Name, Kind: k, First: forecast.First{Tick: r.FirstMisaligned.Loc.Tick,
+				Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}}
+		}
+	}
+	return forecast.Of(r, data, o.Aliases, truth, brk)
 }
 
 // printParsers writes one parsers: line per parser that does not read the

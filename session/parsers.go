@@ -26,7 +26,7 @@ func forecastOf(r *replay.Replay, data []byte, a schema.Aliases, values Verdicts
 		k, ok := found[f.UnknownType]
 		return k, ok && f.UnknownType != ""
 	}
-	return forecast.Of(r, data, a, truth)
+	return forecast.Of(r, data, a, truth, nil)
 }
 
 // ParserReading is how one public parser reads one recorded field.

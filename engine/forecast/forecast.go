@@ -251,19 +251,67 @@ func proven(f *schema.Field, truth Truth) bool {
 	return false
 }
 
-// Of forecasts each parser of the file's game from r, a whole decode of
-// the file under what the game wrote that gathered evidence with Watch;
-// data is the file, a the decode's aliases (to record the message of a
-// first differing read), truth the inference's types for unknown names.
-func Of(r *replay.Replay, data []byte, a schema.Aliases, truth Truth) []Result {
+// Break is the read where a file that misaligned stops making sense, and
+// what the inference found its type to be: dembug misread it there, and
+// so does every parser that reads the type otherwise than the game wrote.
+type Break struct {
+	Type  string       // the unknown type, as the schema writes it
+	Kind  parsers.Kind // what the inference found it to be
+	First First        // the read (Theirs and Ours are set per parser)
+}
+
+// Of forecasts each parser of the file's game from r, a decode of the
+// file under what the game wrote that gathered evidence with Watch; data
+// is the file, a the decode's aliases (to record the message of a first
+// differing read), truth the inference's types for unknown names. brk,
+// when the file misaligned and the inference found what aligns it, is
+// where: the decode's values before it still count.
+func Of(r *replay.Replay, data []byte, a schema.Aliases, truth Truth, brk *Break) []Result {
 	if r == nil || r.Schema == nil || r.Entities.Evidence == nil {
 		return nil
 	}
 	var out []Result
 	for _, m := range modelsOf(r.Game) {
-		out = append(out, one(m, r, data, a, truth))
+		res := one(m, r, data, a, truth)
+		res.atBreak(m, brk)
+		out = append(out, res)
 	}
 	return out
+}
+
+// atBreak makes res misalign at the break when the parser reads the
+// break's type otherwise than the game wrote it, with the fix for it.
+func (res *Result) atBreak(m *parsers.Model, brk *Break) {
+	if brk == nil {
+		return
+	}
+	theirs, _ := m.Reads(brk.Type, brk.First.Field, false)
+	if SameKind(theirs.Kind, brk.Kind) {
+		return
+	}
+	if res.Reads != Stops {
+		f := brk.First
+		f.Theirs, f.Ours = theirsText(m, theirs), brk.Kind.String()
+		res.Reads, res.First = Misaligns, &f
+	}
+	if fx, ok := m.FixFor(brk.Type, brk.Kind); ok && !hasEntry(res.Fix, fx.Entry) {
+		res.Fix = append(res.Fix, fx)
+		sort.SliceStable(res.Fix, func(i, j int) bool {
+			if res.Fix[i].Symbol != res.Fix[j].Symbol {
+				return res.Fix[i].Symbol < res.Fix[j].Symbol
+			}
+			return res.Fix[i].Entry < res.Fix[j].Entry
+		})
+	}
+}
+
+func hasEntry(fs []parsers.Fix, entry string) bool {
+	for _, f := range fs {
+		if f.Entry == entry {
+			return true
+		}
+	}
+	return false
 }
 
 // diff is one field a parser reads otherwise, with its values.
@@ -472,9 +520,13 @@ func (r Result) Sentence() string {
 		fmt.Fprintf(&b, " (%s)", r.Why)
 	case Misaligns:
 		f := r.First
-		if f.InBaseline {
+		switch {
+		case f.InBaseline && f.Class != "":
+			fmt.Fprintf(&b, " from tick %d, in the instance baseline of %s (entity %d), field %s (%s) at bit %d of it: theirs %s, ours %s",
+				f.Tick, f.Class, f.Entity, f.Field, f.Type, f.BitOffset, f.Theirs, f.Ours)
+		case f.InBaseline:
 			fmt.Fprintf(&b, " from tick %d: %s (%s) in an instance baseline, theirs %s, ours %s", f.Tick, f.Field, f.Type, f.Theirs, f.Ours)
-		} else {
+		default:
 			fmt.Fprintf(&b, " from tick %d, entity %d (%s), field %s (%s) at bit %d: theirs %s, ours %s", f.Tick, f.Entity, f.Class, f.Field, f.Type, f.BitOffset, f.Theirs, f.Ours)
 		}
 	case Values:

@@ -21,25 +21,23 @@ func forecastOf(t *testing.T, data []byte, id string) forecast.Result {
 	if ch == nil {
 		t.Fatal(err)
 	}
-	r, a := ch.First, schema.Aliases{}
+	r := ch.First
 	found := map[string]parsers.Kind{}
 	for _, f := range ch.Findings {
 		if k, ok := forecast.KindOfType(f.As); ok {
 			found[f.Unknown] = k
 		}
 	}
-	if r.FirstMisaligned != nil && len(ch.Findings) > 0 {
-		again, err := infer.Run(data, ch.Aliases, infer.Options{Watch: forecast.Watch})
-		if again == nil || again.First.FirstMisaligned != nil {
-			t.Fatalf("under %v: %v", ch.Aliases.Flags(), err)
-		}
-		r, a = again.First, ch.Aliases
+	var brk *forecast.Break
+	if b := ch.Break; r.FirstMisaligned != nil && b != nil {
+		brk = &forecast.Break{Type: b.Name, Kind: found[b.Name], First: forecast.First{Tick: r.FirstMisaligned.Loc.Tick,
+			Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}}
 	}
 	truth := func(f *schema.Field) (parsers.Kind, bool) {
 		k, ok := found[f.UnknownType]
 		return k, ok && f.UnknownType != ""
 	}
-	for _, res := range forecast.Of(r, data, a, truth) {
+	for _, res := range forecast.Of(r, data, schema.Aliases{}, truth, brk) {
 		if res.Parser == id {
 			return res
 		}
