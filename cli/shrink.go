@@ -37,7 +37,7 @@ func shrinkCmd() *cobra.Command {
 			"entities, the packets' messages and the entities' fields (back to their class baselines) while the test\n" +
 			"still fails; every candidate is a cut (dembug cut), a valid replay. It runs N tests at once, stops when\n" +
 			"removing any one thing more makes the test pass, or at the budget, and writes the smallest failing file\n" +
-			"to OUT.dem (on SIGINT or SIGTERM, the smallest so far, exit 130). Exit 2 when the test passes on FILE or\n" +
+			"to OUT.dem (on SIGINT or SIGTERM, the smallest so far, exit 130 or 143). Exit 2 when the test passes on FILE or\n" +
 			"cannot run. See docs/fixtures.md.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -106,7 +106,7 @@ type shrinkRun struct {
 
 func (s *shrinkRun) run() error {
 	s.start = time.Now()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, caught := onSignal()
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, s.budget)
 	defer cancel()
@@ -157,7 +157,8 @@ func (s *shrinkRun) run() error {
 	}
 	s.report(res, interrupted)
 	if interrupted {
-		return &ExitError{Code: 130} // as a shell says a command ended by SIGINT
+		// as a shell says a command the signal ended: 130, 143
+		return &ExitError{Code: 128 + int(caught())}
 	}
 	// A flaky test: the original again, now.
 	if !interrupted {
@@ -283,4 +284,38 @@ func (p *shrinkProgress) draw() {
 	}
 	done = min(max(done, 0), width)
 	fmt.Fprintf(p.w, "\r\033[K[%s%s] %s", strings.Repeat("#", done), strings.Repeat(".", width-done), text)
+}
+
+// onSignal is a context SIGINT or SIGTERM ends; caught says which ended
+// it. After stop the signals take their default course again.
+func onSignal() (ctx context.Context, stop func(), caught func() syscall.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var mu sync.Mutex
+	var got syscall.Signal
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			mu.Lock()
+			got = s.(syscall.Signal)
+			mu.Unlock()
+			cancel()
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+		})
+	}
+	caught = func() syscall.Signal {
+		mu.Lock()
+		defer mu.Unlock()
+		return got
+	}
+	return ctx, stop, caught
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/writer"
@@ -122,5 +124,47 @@ func TestShrinkCrashesAndHangs(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("a hanging test wrote OUT")
+	}
+}
+
+// SIGTERM mid-search writes the smallest failing file so far, whole, and
+// exits 143; no candidate is left behind.
+func TestShrinkSIGTERM(t *testing.T) {
+	dir, in := sampleFile(t)
+	out := filepath.Join(dir, "small.dem")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	type result struct {
+		stdout string
+		err    error
+	}
+	done := make(chan result)
+	go func() {
+		stdout, _, err := runDembug("shrink", in, "--test", "sleep 0.5; exit 1 # {}", "-o", out, "-j", "1")
+		done <- result{stdout, err}
+	}()
+	// The handler is in place before the test first runs on FILE (0.5 s).
+	time.Sleep(1500 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("shrink did not stop on SIGTERM")
+	}
+	if exitCode(r.err) != 143 || !strings.Contains(r.stdout, "interrupted") {
+		t.Fatalf("exit %d, %q", exitCode(r.err), r.stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr, err := replay.Open(data); err != nil || rr.Run(nil) != nil {
+		t.Fatalf("the file written on SIGTERM does not decode")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
 	}
 }
