@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/cut"
 	"github.com/dembug/dembug/engine/shrink"
 	"github.com/dembug/dembug/internal/mapfile"
@@ -72,6 +73,9 @@ func shrinkCmd() *cobra.Command {
 				return err
 			}
 			defer f.Close()
+			if _, err := container.NewReader(f.Data); err != nil {
+				return fmt.Errorf("%s: %v", args[0], err)
+			}
 			dir, err := os.MkdirTemp("", "dembug-shrink-")
 			if err != nil {
 				return fmt.Errorf("cannot make a folder for the candidates: %v", err)

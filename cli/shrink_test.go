@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/shrink"
 	"github.com/dembug/dembug/engine/writer"
 )
 
@@ -79,6 +80,7 @@ func TestShrinkRefuses(t *testing.T) {
 		{[]string{"--test", "false"}, -1, "has no {}"},
 		{[]string{"--test", "false {}", "--match", "("}, -1, "--match"},
 		{[]string{"--test", "false {}", "--budget", "0s"}, -1, "--budget"},
+		{[]string{"--test", "false {}", "-j", "0"}, -1, "-j 0"},
 	}
 	for _, c := range cases {
 		_, stderr, err := runDembug(append([]string{"shrink", in, "-o", out}, c.args...)...)
@@ -166,5 +168,40 @@ func TestShrinkSIGTERM(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// Not a replay at all: an error naming the file, and no OUT.
+func TestShrinkNotADemo(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "notes.txt")
+	os.WriteFile(in, []byte("not a demo file\n"), 0o644)
+	out := filepath.Join(dir, "small.dem")
+	_, _, err := runDembug("shrink", in, "--test", "false {}", "-o", out)
+	if err == nil || !strings.Contains(err.Error(), in) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("OUT written")
+	}
+}
+
+// The progress: a bar redrawn in place on a terminal, whole lines
+// otherwise, each with the stage, the tests, the sizes and the time left.
+func TestShrinkProgress(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var b strings.Builder
+		p := newShrinkProgress(&b, tty, time.Now(), 10*time.Minute, 100<<20)
+		p.update(shrink.Progress{Stage: "entities", Tests: 12, Size: 400 << 10, Smallest: 300 << 10})
+		p.draw()
+		s := b.String()
+		for _, want := range []string{"entities", "12 tests", "400 KB", "300 KB", "100 MB", "left"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("tty %v: %q lacks %q", tty, s, want)
+			}
+		}
+		if tty != strings.HasPrefix(s, "\r") || tty != strings.Contains(s, "[#") || tty == strings.HasSuffix(s, "\n") {
+			t.Errorf("tty %v: %q", tty, s)
+		}
 	}
 }
