@@ -102,8 +102,8 @@ func ParseAliases(specs []string, g game.Game) (Aliases, error) {
 		case IsKnownType(as, g) || CorrectionFor(as, g) != nil:
 			a.Types[name] = as
 		default:
-			return a, fmt.Errorf("--as %s: %q is neither a type nor an encoder that decoder choice knows (types: %s; corrected types: %s; encoders: %s)",
-				s, as, strings.Join(KnownTypes(g), " "), strings.Join(correctedTypes(g), " "), strings.Join(KnownEncoders(), " "))
+			return a, fmt.Errorf("--as %s: %q is neither a type nor an encoder that decoder choice knows (%s; encoders: %s)",
+				s, as, knownTypesText(g), strings.Join(KnownEncoders(), " "))
 		}
 	}
 	return a, nil
@@ -142,6 +142,36 @@ func KnownTypes(g game.Game) []string {
 		m[k] = true
 	}
 	return sortedKeys(m)
+}
+
+// knownTypesText lists the types --as may name in game g; for a game
+// not known yet (flags are read before the file), every game's, saying
+// which hold only in CS2 and Deadlock (stats of a Dota 2 file lists those
+// among its unknown names) and which are corrections and of what games.
+func knownTypesText(g game.Game) string {
+	if g != game.Unknown {
+		return fmt.Sprintf("types: %s; corrected types: %s", strings.Join(KnownTypes(g), " "), strings.Join(correctedTypes(g), " "))
+	}
+	dota := map[string]bool{}
+	for _, k := range KnownTypes(game.Dota2) {
+		dota[k] = true
+	}
+	var cs2 []string
+	for _, k := range KnownTypes(game.CS2) {
+		if !dota[k] {
+			cs2 = append(cs2, k)
+		}
+	}
+	var corr []string
+	for _, c := range corrections {
+		var gs []string
+		for _, h := range c.Games {
+			gs = append(gs, h.String())
+		}
+		corr = append(corr, fmt.Sprintf("%s (%s)", c.Type, strings.Join(gs, ", ")))
+	}
+	return fmt.Sprintf("types of every game: %s; of CS2 and Deadlock only: %s; corrected types: %s",
+		strings.Join(KnownTypes(game.Dota2), " "), strings.Join(cs2, " "), strings.Join(corr, " "))
 }
 
 // IsKnownType reports whether decoder choice has a rule for base in g.

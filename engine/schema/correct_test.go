@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dembug/dembug/engine/decoder"
@@ -62,5 +63,22 @@ func TestAliasToCorrectedType(t *testing.T) {
 	}
 	if !a.With(KindType, "Y", "int32").Equal(a.With(KindType, "Y", "int32")) || a.Equal(Aliases{Types: a.Types, Seed: true}) {
 		t.Fatal("Equal ignores the reading")
+	}
+}
+
+// The --as error, read before the game is known, says which types hold
+// in every game and which only in CS2 and Deadlock (a Dota 2 file's stats
+// lists those among its unknown names): one list, not two that disagree.
+func TestAliasErrorListsTypesByGame(t *testing.T) {
+	_, err := ParseAliases([]string{"X=Nope"}, game.Unknown)
+	if err == nil {
+		t.Fatal("an unknown target accepted")
+	}
+	every, rest, ok := strings.Cut(err.Error(), "; of CS2 and Deadlock only: ")
+	if !ok || strings.Contains(every, "CGameSceneNodeHandle") || !strings.Contains(rest, "CGameSceneNodeHandle") || !strings.Contains(every, " int32 ") {
+		t.Fatalf("%v", err)
+	}
+	if !strings.Contains(rest, "corrected types: GameTick_t (cs2, deadlock, dota2)") {
+		t.Fatalf("corrections not listed with their games: %v", err)
 	}
 }
