@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -72,6 +73,7 @@ func TestOpsListsEveryOp(t *testing.T) {
 func TestOpsHoldsWhatTraceOpsPrints(t *testing.T) {
 	ops := opsJSON(t)
 	seen := map[string]int{}
+	checked := 0
 	testreplays.EachFile(t, func(path string, _ []byte) {
 		out, _, err := runDembug("trace", "--ops", "--all-ticks", path)
 		if err != nil {
@@ -79,8 +81,12 @@ func TestOpsHoldsWhatTraceOpsPrints(t *testing.T) {
 		}
 		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			var r struct {
-				Op, Code string
-				CodeBits int `json:"code_bits"`
+				Op, Code, Operand string
+				CodeBits          int     `json:"code_bits"`
+				OperandBits       int     `json:"operand_bits"`
+				Values            []int32 `json:"operand_values"`
+				Before            []int32 `json:"path_before"`
+				Path              []int32
 			}
 			if err := json.Unmarshal([]byte(line), &r); err != nil {
 				t.Fatalf("%s: %q: %v", path, line, err)
@@ -90,6 +96,13 @@ func TestOpsHoldsWhatTraceOpsPrints(t *testing.T) {
 				t.Fatalf("%s: trace --ops prints %s %s (%d bits); ops has %+v", path, r.Op, r.Code, r.CodeBits, o)
 			}
 			seen[r.Op]++
+			if (r.OperandBits > 0) != (len(r.Values) > 0) {
+				t.Fatalf("%s: %s with %d operand bits has operand values %v", path, r.Op, r.OperandBits, r.Values)
+			}
+			if want := pathByValues(r.Op, r.Before, r.Values); want != nil && !reflect.DeepEqual(want, r.Path) {
+				t.Fatalf("%s: %s %v on %v: ops says %v, trace printed %v", path, r.Op, r.Values, r.Before, want, r.Path)
+			}
+			checked += len(r.Values)
 		}
 	})
 	for _, must := range []string{"PlusOne", "PlusTwo", "PlusN", "FieldPathEncodeFinish", "PushOneLeftDeltaNRightNonZeroPack6Bits", "PopAllButOnePlusOne"} {
@@ -97,5 +110,38 @@ func TestOpsHoldsWhatTraceOpsPrints(t *testing.T) {
 			t.Errorf("trace --ops never printed %s on the shared replays", must)
 		}
 	}
-	t.Logf("%d of %d ops occur on the shared replays", len(seen), len(ops))
+	t.Logf("%d of %d ops occur on the shared replays; %d operand values checked against the paths", len(seen), len(ops), checked)
+	if checked == 0 {
+		t.Error("no operand value checked")
+	}
+}
+
+// pathByValues applies, by hand, the effect ops gives an op with operand
+// values, for the ops whose operands are fixed in number; nil for the rest.
+func pathByValues(op string, before []int32, v []int32) []int32 {
+	p := append([]int32(nil), before...)
+	last := len(p) - 1
+	switch op {
+	case "PlusN":
+		p[last] += v[0] + 5
+	case "PushOneLeftDeltaZeroRightNonZero":
+		p = append(p, v[0])
+	case "PushOneLeftDeltaOneRightNonZero":
+		p[last]++
+		p = append(p, v[0])
+	case "PushOneLeftDeltaNRightZero":
+		p[last] += v[0]
+		p = append(p, 0)
+	case "PushOneLeftDeltaNRightNonZero", "PushOneLeftDeltaNRightNonZeroPack6Bits", "PushOneLeftDeltaNRightNonZeroPack8Bits":
+		p[last] += v[0] + 2
+		p = append(p, v[1]+1)
+	case "PopAllButOnePlusN", "PopAllButOnePlusNPack3Bits", "PopAllButOnePlusNPack6Bits":
+		p = []int32{p[0] + v[0] + 1}
+	case "PopOnePlusN":
+		p = p[:last]
+		p[last-1] += v[0] + 1
+	default:
+		return nil
+	}
+	return p
 }

@@ -42,6 +42,7 @@ func appendTraceOps(b []byte, loc replay.Location, u *provenance.EntityUpdate, f
 			b = append(b, `,"operand":"`...)
 			b = append(b, bitio.Spell(r.Bits64(k), k)...)
 			b = append(b, '"')
+			b = appendOperandValues(b, data, o, len(prev))
 		}
 		b = append(b, `,"path_before":`...)
 		b = appendPath(b, prev)

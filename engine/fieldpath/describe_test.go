@@ -97,3 +97,26 @@ func TestCodesArePrefixFree(t *testing.T) {
 		t.Errorf("TreeDoc's counts are not %d ops, %d of weight 0", NumOps, unused)
 	}
 }
+
+// ReadOperands, after each example's code, gives back the example's
+// operands, form and value, and ends where the op ends.
+func TestReadOperandsGivesTheExamplesOperands(t *testing.T) {
+	for op := Op(0); op < NumOps; op++ {
+		d := Describe(op)
+		var w bitio.Writer
+		for _, o := range d.Operands {
+			o.write(&w)
+		}
+		n := w.Len()
+		w.Bits(0, 64) // room after the operands, as in a real stream
+		var r bitio.Reader
+		r.Reset(w.Bytes())
+		got, err := ReadOperands(&r, op, len(d.Before))
+		if err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		if len(got) != len(d.Operands) || (len(got) > 0 && !reflect.DeepEqual(got, d.Operands)) || r.Pos() != n {
+			t.Errorf("%s: read %+v ending at bit %d, the example has %+v in %d bits", op, got, r.Pos(), d.Operands, n)
+		}
+	}
+}
