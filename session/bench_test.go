@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"runtime"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func benchInferPatched(b *testing.B, indexed bool) {
 		}
 	}
 	for b.Loop() {
-		if inf, _ := f.Infer(ix); inf == nil {
+		if inf, _ := f.Infer(context.Background(), ix); inf == nil {
 			b.Fatal("nothing inferred")
 		}
 	}

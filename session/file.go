@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"sync"
 
 	"github.com/dembug/dembug/engine/diagnose"
@@ -96,14 +97,16 @@ func (f *File) WhatIf(at Ref, loc Location, req Request) (*WhatIf, error) {
 // start from the keyframe before ix.FirstMisaligned (infer.From), for the
 // same findings as check's whole-file run; without, it is that run. A nil
 // Inference with a nil error: nothing was inferred.
-func (f *File) Infer(ix *Index) (*Inference, error) {
+//
+// ctx stops it once done (the debugger's work superseded); nil: never.
+func (f *File) Infer(ctx context.Context, ix *Index) (*Inference, error) {
 	if ix != nil && ix.Done && ix.Values != nil {
 		if ix.FirstMisaligned == nil {
-			return InferenceOf(infer.From(f.aliases, nil, Location{}, ix.Values)), nil
+			return InferenceOf(infer.From(ctx, f.aliases, nil, Location{}, ix.Values)), nil
 		}
 		if ks := f.Keyframes(); ks != nil {
 			if k := ks.Before(ix.FirstMisaligned.Command); k != nil {
-				return InferenceOf(infer.From(f.aliases, k.Resume(), *ix.FirstMisaligned, ix.Values)), nil
+				return InferenceOf(infer.From(ctx, f.aliases, k.Resume(), *ix.FirstMisaligned, ix.Values)), nil
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestInferFromTheIndexFindsWhatTheWholeFileRunFinds(t *testing.T) {
 				if err != nil && want == nil {
 					t.Fatalf("%s %s: %v", path, rn.From, err)
 				}
-				got, err := f.Infer(ix)
+				got, err := f.Infer(context.Background(), ix)
 				if err != nil {
 					t.Fatalf("%s %s: %v", path, rn.From, err)
 				}
@@ -62,4 +63,30 @@ func TestInferFromTheIndexFindsWhatTheWholeFileRunFinds(t *testing.T) {
 		t.Fatal("no inference started from a keyframe")
 	}
 	t.Logf("%d inferences started from a keyframe", fromKeyframe)
+}
+
+// A superseded inference stops: under a context already done it tests no
+// hypothesis and finds nothing, where the same index under a live one
+// finds the renamed type.
+func TestInferStopsWhenSuperseded(t *testing.T) {
+	_, data := testreplays.Read(t, "dota2")
+	patched, n, err := writer.RenameInSchema(data, writer.Rename{From: "QAngle", To: "PatchedQAngle"})
+	if err != nil || n == 0 {
+		t.Fatal(err)
+	}
+	f := OpenFile(patched, schema.Aliases{})
+	in := f.Indexer()
+	ix := &Index{Size: len(patched)}
+	for !ix.Done {
+		ix.Append(in.Step(1 << 40))
+	}
+	live, err := f.Infer(context.Background(), ix)
+	if err != nil || live == nil || len(live.Findings) == 0 {
+		t.Fatalf("live: %+v, %v", live, err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, _ := f.Infer(done, ix); got != nil && len(got.Findings) > 0 {
+		t.Fatalf("a superseded inference went on to find %+v", got.Findings)
+	}
 }

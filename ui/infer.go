@@ -45,9 +45,10 @@ func (m *Model) inferCmd() tea.Cmd {
 	}
 	inf.running = true
 	gen, file, ix := m.jobs.now(jobFile), m.file, m.ix // ix is done: what Infer reads of it stays
+	ctx := m.jobs.context(jobFile)                     // ended when the file is reopened (I) or closed
 	return safe(func() tea.Msg {
 		out := &inference{unknowns: inf.unknowns}
-		ch, err := file.Infer(ix)
+		ch, err := file.Infer(ctx, ix)
 		if err != nil {
 			out.err = err.Error()
 		}

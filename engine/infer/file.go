@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"context"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/game"
@@ -110,10 +111,12 @@ func Run(data []byte, a schema.Aliases, o Options) (*Checked, error) {
 // inference decodes from there rather than from byte 0), nil when no
 // message misaligned; values are that decode's ValueEvidence. First and
 // Last are nil.
-func From(a schema.Aliases, start *replay.Replay, at replay.Location, values []NameEvidence) *Checked {
+//
+// ctx stops it once done (nil: never); what it found by then is kept.
+func From(ctx context.Context, a schema.Aliases, start *replay.Replay, at replay.Location, values []NameEvidence) *Checked {
 	ch := &Checked{Aliases: a}
 	if start != nil && start.Schema != nil && len(start.Schema.Unknowns()) > 0 && reach(start, at.Command) {
-		c := &Fork{Start: start, At: at}
+		c := &Fork{Start: start, At: at, Ctx: ctx}
 		if found, aliases, sus, err := c.infer(); err == nil && len(found) > 0 {
 			ch.Break, ch.Findings, ch.Aliases = sus, found, aliases
 		}

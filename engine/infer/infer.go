@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -94,6 +95,10 @@ type Fork struct {
 	// New are the unknown names an earlier build's schema lacks: tried
 	// first (schema.NewUnknowns).
 	New map[schema.Name]bool
+	// Ctx, when set, stops the inference once done (the debugger's work
+	// superseded): each test decode ends at its next command, and no
+	// further test starts.
+	Ctx context.Context
 
 	buf     *provenance.Message // record buffer, reused
 	scratch *entity.Table       // for baseline tests
@@ -200,10 +205,16 @@ func (c *Fork) evaluate(a schema.Aliases, ob *Observed, window int, record bool)
 		if from {
 			commands++
 		}
-		return stop || commands > MaxCommands
+		return stop || commands > MaxCommands || c.canceled()
 	})
+	if err == nil && c.canceled() {
+		err = c.Ctx.Err()
+	}
 	return sc, err
 }
+
+// canceled reports whether the fork's context is done.
+func (c *Fork) canceled() bool { return c.Ctx != nil && c.Ctx.Err() != nil }
 
 // infer tries every unknown name of the case's schema that the first
 // misaligned message (or a baseline it decodes) reads, most suspect first
@@ -488,7 +499,7 @@ func (c *Fork) scoreAll(hs []hypothesis, window int) {
 		return
 	}
 	for len(c.workers) < n {
-		c.workers = append(c.workers, &Fork{Start: c.Start.Fork(), At: c.At})
+		c.workers = append(c.workers, &Fork{Start: c.Start.Fork(), At: c.At, Ctx: c.Ctx})
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
