@@ -25,6 +25,7 @@ TARGETS=(
 	"./engine/container FuzzCapture"
 	"./internal/mapfile FuzzCaptureFolder"
 	"./engine/messages FuzzSplitInner"
+	"./engine/layout FuzzWalk"
 	"./engine/messages FuzzParse"
 	"./engine/wiretree FuzzParse"
 	"./engine/lzss FuzzDecode"
