@@ -45,6 +45,7 @@ func run() (code int) {
 	cli.Budget = true
 	cli.OpenTUI = openTUI
 	cli.OpenTUICompare = ui.RunCompare
+	cli.OpenTUIAt = ui.RunAt
 	err := cli.Root(os.Stdout, os.Stderr).Execute()
 	if err == nil {
 		return 0

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -25,10 +26,15 @@ var OpenTUI func(path string, data []byte, a schema.Aliases) error
 // parser's trace and our decode (dembug FILE --compare THEIRS.jsonl).
 var OpenTUICompare func(path string, data []byte, a schema.Aliases, res *compare.Result) error
 
+// OpenTUIAt is OpenTUI opening at the first entity update at or after a
+// tick (--tick).
+var OpenTUIAt func(path string, data []byte, a schema.Aliases, tick int32) error
+
 // Root builds the command tree.
 func Root(stdout, stderr io.Writer) *cobra.Command {
 	var as []string
 	var theirs string
+	var startTick int64 = -1
 	root := &cobra.Command{
 		Use:   "dembug [FILE]",
 		Short: "A terminal debugger for Source 2 demo files (.dem)",
@@ -47,11 +53,17 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("tick") && (startTick < 0 || startTick > math.MaxInt32) {
+				return fmt.Errorf("--tick %d: a demo tick is from 0 to %d", startTick, math.MaxInt32)
+			}
 			// open starts the debugger, at the first difference with
 			// their trace when --compare names one.
 			open := func(name string, data []byte) error {
 				if err := checkAliasNames(data, aliases); err != nil {
 					return fmt.Errorf("%s: %w", name, err)
+				}
+				if startTick >= 0 && OpenTUIAt != nil {
+					return OpenTUIAt(name, data, aliases, int32(startTick))
 				}
 				if theirs == "" || OpenTUICompare == nil {
 					return OpenTUI(name, data, aliases)
@@ -99,6 +111,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	addAsFlag(root, &as)
+	root.Flags().Int64Var(&startTick, "tick", -1, "open at the first entity update at or after this tick")
 	root.Flags().StringVar(&theirs, "compare", "", "open at the first difference between a parser's trace `THEIRS.jsonl` and our decode (see dembug compare)")
 	root.SuggestionsMinimumDistance = 2
 	root.SetOut(stdout)

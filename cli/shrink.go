@@ -206,7 +206,7 @@ func (s *shrinkRun) report(res *shrink.Result, interrupted bool) {
 		if res.Cut.StateTick >= 0 {
 			at = res.Cut.StateTick
 		}
-		fmt.Fprintf(w, "  open it at its first update: dembug %s, then g %d enter\n", shellQuote(s.out), at)
+		fmt.Fprintf(w, "  open it at its first update: dembug %s --tick %d\n", shellQuote(s.out), at)
 	} else {
 		fmt.Fprintf(w, "  open it: dembug %s\n", shellQuote(s.out))
 	}

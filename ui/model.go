@@ -29,6 +29,11 @@ type Options struct {
 	// Compare is a parser's trace compared with our decode (--compare):
 	// the debugger opens at its first difference.
 	Compare *compare.Result
+	// StartTick, with HasStartTick, is where the debugger opens: the
+	// first entity update at or after it, once the index reaches it
+	// (--tick).
+	StartTick    int32
+	HasStartTick bool
 }
 
 // tlRow is one visible timeline row.
@@ -128,6 +133,7 @@ type Model struct {
 	// decodingNote is the note I set while the file decodes anew; it
 	// gives way to the result when the index pass ends.
 	decodingNote string
+	startedAt    bool // went to Options.StartTick (startat.go)
 	keyframed    bool
 
 	// Background work (background.go): the grading pass, and the search
@@ -374,6 +380,9 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		next = tea.Batch(m.inferCmd(), m.gradeCmd(), m.locateCmd())
 	}
 	if c := m.placeComparison(); c != nil {
+		next = tea.Batch(next, c)
+	}
+	if c := m.startAt(); c != nil {
 		next = tea.Batch(next, c)
 	}
 	if r := m.restore; r != nil && (r.Cmd < len(m.ix.Commands) || m.ix.Done) {

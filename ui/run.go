@@ -20,6 +20,12 @@ func Run(path string, data []byte, a schema.Aliases) (err error) {
 	return run(path, data, Options{Aliases: a})
 }
 
+// RunAt is Run opening at the first entity update at or after tick (the
+// --tick flag; a shrunk or cut fixture's window, say).
+func RunAt(path string, data []byte, a schema.Aliases, tick int32) error {
+	return run(path, data, Options{Aliases: a, StartTick: tick, HasStartTick: true})
+}
+
 // RunCompare is Run with a parser's trace compared with our decode: the
 // debugger opens at the first difference.
 func RunCompare(path string, data []byte, a schema.Aliases, res *compare.Result) error {
