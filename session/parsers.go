@@ -14,7 +14,9 @@ import (
 
 // forecastOf is the index pass's forecast of the public parsers (package
 // forecast), its values verdicts standing for what the game wrote of the
-// unknown types they judge.
+// unknown types they judge. The first read a parser misreads is named by
+// its field and message, not decoded again (data is not handed on): the
+// index pass ends with no second decode of the file.
 func forecastOf(r *replay.Replay, data []byte, a schema.Aliases, values Verdicts) []forecast.Result {
 	found := map[string]parsers.Kind{}
 	for _, v := range values {
@@ -26,7 +28,7 @@ func forecastOf(r *replay.Replay, data []byte, a schema.Aliases, values Verdicts
 		k, ok := found[f.UnknownType]
 		return k, ok && f.UnknownType != ""
 	}
-	return forecast.Of(r, data, a, truth, nil)
+	return forecast.Of(r, nil, a, truth, nil)
 }
 
 // ParserReading is how one public parser reads one recorded field.

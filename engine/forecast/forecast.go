@@ -263,7 +263,9 @@ type Break struct {
 // Of forecasts each parser of the file's game from r, a decode of the
 // file under what the game wrote that gathered evidence with Watch; data
 // is the file, a the decode's aliases (to record the message of a first
-// differing read), truth the inference's types for unknown names. brk,
+// differing read: with nil data the first read is named by its field and
+// message alone, at no cost), truth the inference's types for unknown
+// names. brk,
 // when the file misaligned and the inference found what aligns it, is
 // where: the decode's values before it still count.
 func Of(r *replay.Replay, data []byte, a schema.Aliases, truth Truth, brk *Break) []Result {
@@ -474,6 +476,9 @@ func firstRead(d *diff, r *replay.Replay, data []byte, a schema.Aliases, m *pars
 	at := d.tally.First
 	out := &First{Tick: at.Tick, Entity: -1, Type: d.f.VarType, Field: d.f.Name,
 		Theirs: theirsText(m, d.theirs), Ours: d.ours.String()}
+	if data == nil {
+		return out // (the watched field's first read, its entity unknown)
+	}
 	c, err := diagnose.CaptureAtWith(data, replay.Location{Command: int(at.Command), Message: int(at.Message)}, a)
 	if err != nil {
 		out.InBaseline = true
@@ -526,6 +531,8 @@ func (r Result) Sentence() string {
 				f.Tick, f.Class, f.Entity, f.Field, f.Type, f.BitOffset, f.Theirs, f.Ours)
 		case f.InBaseline:
 			fmt.Fprintf(&b, " from tick %d: %s (%s) in an instance baseline, theirs %s, ours %s", f.Tick, f.Field, f.Type, f.Theirs, f.Ours)
+		case f.Entity < 0:
+			fmt.Fprintf(&b, " from tick %d, at its first read of %s (%s): theirs %s, ours %s", f.Tick, f.Field, f.Type, f.Theirs, f.Ours)
 		default:
 			fmt.Fprintf(&b, " from tick %d, entity %d (%s), field %s (%s) at bit %d: theirs %s, ours %s", f.Tick, f.Entity, f.Class, f.Field, f.Type, f.BitOffset, f.Theirs, f.Ours)
 		}
