@@ -115,3 +115,31 @@ func rawVarint(f *provenance.Field) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// ParsersAfter is the index's forecast of the public parsers once the
+// inference is known: a file that misaligned is misread at the inference's
+// breaking read by every parser reading its type otherwise (nil while
+// the inference runs: the forecast waits for it).
+func (ix *Index) ParsersAfter(inf *Inference, running bool) []forecast.Result {
+	if ix.FirstMisaligned == nil {
+		return ix.Parsers
+	}
+	if running {
+		return nil
+	}
+	if inf == nil || inf.Break == nil || inf.Break.Kind != schema.KindType {
+		return ix.Parsers
+	}
+	b := inf.Break
+	var k parsers.Kind
+	for _, f := range inf.Findings {
+		if f.Unknown == b.Name {
+			k, _ = forecast.KindOfType(f.As)
+		}
+	}
+	if k == parsers.None {
+		return ix.Parsers
+	}
+	return forecast.WithBreak(ix.Parsers, &forecast.Break{Type: b.Name, Kind: k, First: forecast.First{Tick: ix.FirstMisaligned.Tick,
+		Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}})
+}
