@@ -39,10 +39,19 @@ func (m *Model) parsersFileSection() views.InspectorSection {
 		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "known when the index pass ends", Style: views.LineDim})
 		return sec
 	}
-	if len(m.ix.Parsers) == 0 {
+	var inf *session.Inference
+	running := m.inference == nil || m.inference.running
+	if m.inference != nil {
+		inf = m.inference.checked
+	}
+	rs := m.ix.ParsersAfter(inf, running)
+	switch {
+	case rs == nil && m.ix.FirstMisaligned != nil:
+		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "a message misaligned: known when the inference has found why", Style: views.LineDim})
+	case len(rs) == 0:
 		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "no public parser modelled for this game", Style: views.LineDim})
 	}
-	for _, r := range m.ix.Parsers {
+	for _, r := range rs {
 		style := views.LinePlain
 		if r.Reads != "right" {
 			style = views.LineWarn

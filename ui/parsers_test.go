@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/writer"
 	"github.com/dembug/dembug/sample"
 )
 
@@ -28,5 +29,22 @@ func TestParsersInInspector(t *testing.T) {
 	hs.keys("p")
 	if strings.Contains(inspectorText(hs), "Parsers · this file") {
 		t.Fatal("p again did not hide the forecast")
+	}
+}
+
+// A file that misaligns: p forecasts every parser misreading the renamed
+// type where the inference found the break, as check does, not "right"
+// from the values the index pass kept before it.
+func TestParsersOnAMisalignedFile(t *testing.T) {
+	_, data := loadReplay(t, dotaReplay)
+	patched, n, err := writer.RenameInSchema(data, writer.Rename{From: "bool", To: "NetBool_t"})
+	if err != nil || n == 0 {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, "patched", patched, 160, 48)
+	hs.keys("p")
+	text := inspectorText(hs)
+	if !strings.Contains(text, "v1.5.0 reads it misaligns") || !strings.Contains(text, `"NetBool_t": booleanDecoder,`) || strings.Contains(text, "reads it right") {
+		t.Fatalf("p on a file whose bool was renamed:\n%s", text)
 	}
 }
