@@ -27,6 +27,10 @@ func (m *Model) parsersSection(f *provenance.Field) []views.InspectorSection {
 		}
 		lines = append(lines, views.InspectorLine{Label: r.Parser, Text: text + " · reads it " + r.Reads, Style: style})
 	}
+	if f.Schema != nil && f.Schema.UnknownType != "" {
+		// Agreeing with dembug's own fallback is no evidence.
+		lines = append(lines, views.InspectorLine{Text: "dembug reads " + f.Schema.UnknownType + " by its fallback too: where they agree, both may be wrong (check and I say what the values or the alignment show)", Style: views.LineDim})
+	}
 	return []views.InspectorSection{{Title: "Parsers · this read (p: the file)", Lines: lines}}
 }
 
