@@ -169,6 +169,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 			dl = append(dl, views.InspectorLine{Label: "problem", Text: s.Problem, Style: views.LineWarn})
 		}
 	}
+	dl = append(dl, quantSetupLines(f)...) // quantsetup.go
 	secs = append(secs, views.InspectorSection{Title: "Decoder", Lines: dl})
 
 	// Bits to value: the decoder's walk-through of the read.
