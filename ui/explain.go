@@ -81,6 +81,11 @@ type ExplainInput struct {
 	// Override, when set, says the field's decoder was put there by a
 	// what-if (the recorded why is the schema's choice, not the one used).
 	Override string
+	// WhatIf says the field is the what-if decode's, and Orig is the same
+	// field as the original decode read it (nil when it did not): its value
+	// is what "was" names there, not the entity's value before the update.
+	WhatIf bool
+	Orig   *provenance.Field
 }
 
 // Explain builds the inspector sections for one field: what it is, which
@@ -94,7 +99,12 @@ func Explain(in ExplainInput) []views.InspectorSection {
 
 	// What.
 	val := f.Value.TextAs(f.Decoder)
+	var before []views.InspectorLine
+	if in.WhatIf {
+		val, before = whatIfValue(f, u.Op, in.Orig)
+	}
 	switch {
+	case in.WhatIf:
 	case u.Op == provenance.Create && f.Prev.Kind != decoder.KindNone:
 		// A create starts from its class's instance baseline: what it
 		// replaces is the baseline's value.
@@ -111,6 +121,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		{Label: "entity", Text: fmt.Sprintf("#%d %s %s · field #%d of %d", u.Index, u.Class, u.Op, in.Field, len(fs))},
 		{Label: "value", Text: val, Style: views.LineMath},
 	}
+	what = append(what, before...)
 	secs = append(secs, views.InspectorSection{Title: "Field", Lines: what})
 	secs = append(secs, anomalySection(in.Report.FieldAnomalies(u.FirstField, in.Field))...)
 	// The message's problem: right here when this field is its first

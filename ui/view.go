@@ -352,6 +352,10 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 				if f := &sh.rec.UpdateFields(sh.upd)[sh.field]; sh.whatIf && wi.Change.Decoder != nil && f.Decoder == wi.Change.Decoder {
 					in.Override = wi.Label
 				}
+				if sh.whatIf {
+					_, pairs := m.wiRowShown(wi)
+					in.WhatIf, in.Orig = true, wi.origField(m.sel.Upd, sh.field, pairs)
+				}
 				var hdr []views.InspectorSection
 				if sh.field == 0 || m.headerFirst {
 					// The update's header comes just before its first field,

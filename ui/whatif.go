@@ -336,7 +336,7 @@ func (wi *whatIf) outcome() string {
 	if wi.Aligns() {
 		s += "the message aligns"
 	} else {
-		s += "still misaligned"
+		s += wi.misalignedWord()
 	}
 	// Counted as the markers and the inspector count them.
 	now, _ := markedStrength(&wi.Rep)
@@ -512,7 +512,7 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 		if err := cmp.Or(wi.Rec.Err, wi.Res.Err); err != nil {
 			why = err.Error()
 		}
-		l = append(l, views.InspectorLine{Label: "result", Text: "still misaligned: " + why, Style: views.LineError})
+		l = append(l, views.InspectorLine{Label: "result", Text: wi.misalignedWord() + ": " + why, Style: views.LineError})
 	}
 	was := "aligned"
 	switch {
