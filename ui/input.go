@@ -199,6 +199,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.parsersFirst, m.inspScroll = !m.parsersFirst, 0
 	case key.Matches(msg, k.OpStream):
 		m.opsFirst, m.inspScroll = !m.opsFirst, 0
+	case key.Matches(msg, k.OpTable):
+		m.opTable, m.inspScroll = !m.opTable, 0
 	case key.Matches(msg, k.NextAnomaly):
 		m.jumps.force = true
 		return m.stepAnomaly(1)

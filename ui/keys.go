@@ -29,6 +29,7 @@ type KeyMap struct {
 	Help, Back, Quit              key.Binding
 	JumpBack, JumpForward         key.Binding
 	OpStream, Promote, Parsers    key.Binding
+	OpTable                       key.Binding
 	MarkWindow, WriteWindow       key.Binding
 }
 
@@ -74,6 +75,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:          b([]string{"q", "ctrl+c"}, "q ctrl+c", "quit"),
 		Promote:       b([]string{"P"}, "P", "what-if: decode the whole file that way (--as)"),
 		OpStream:      b([]string{"o"}, "o", "inspector: the update's field-path ops"),
+		OpTable:       b([]string{"O"}, "O", "inspector: every field-path op (weight, code, operands, effect)"),
 		Parsers:       b([]string{"p"}, "p", "inspector: how each public parser reads the file, and the fix"),
 		JumpBack:      b([]string{"ctrl+o"}, "ctrl+o", "back to before the last jump"),
 		JumpForward:   b([]string{"ctrl+i", "ctrl+n"}, "ctrl+i ctrl+n", "forward again (ctrl+i is tab on most terminals)"),
@@ -107,7 +109,7 @@ func (k KeyMap) groups() []keyGroup {
 		{"Step", []key.Binding{k.NextUpdate, k.PrevUpdate, k.NextPacket, k.PrevPacket, k.Expand}},
 		{"Find", []key.Binding{k.GotoTick, k.Search, k.Filter, k.Ent, k.JumpBack, k.JumpForward}},
 		{"Diagnose", []key.Binding{k.NextAnomaly, k.PrevAnomaly, k.ListAnomalies, k.MuteField, k.WhatIf, k.Toggle, k.Scope, k.Promote, k.ApplyInferred, k.NextDiff, k.PrevDiff}},
-		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.OpStream, k.Parsers, k.Help, k.Back, k.Quit}},
+		{"Show", []key.Binding{k.Before, k.HeaderFirst, k.OpStream, k.OpTable, k.Parsers, k.Help, k.Back, k.Quit}},
 		{"Cut", []key.Binding{k.MarkWindow, k.WriteWindow}},
 	}
 }

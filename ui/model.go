@@ -123,6 +123,7 @@ type Model struct {
 	inspScroll, entScroll, schScroll int
 	headerFirst                      bool // H: the inspector starts with the update's header (and a create's baseline)
 	opsFirst                         bool // o: the inspector starts with the update's field-path op stream
+	opTable                          bool // O: the inspector starts with every field-path op (optable.go)
 	parsersFirst                     bool // p: the inspector starts with how the public parsers read the file
 	before                           bool
 

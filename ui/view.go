@@ -427,6 +427,9 @@ func (m *Model) inspectorPane(w, h int) (string, string) {
 	if m.parsersFirst {
 		secs = append([]views.InspectorSection{m.parsersFileSection()}, secs...)
 	}
+	if m.opTable {
+		secs = append([]views.InspectorSection{opTableSection()}, secs...)
+	}
 	return title, views.Inspector(views.InspectorInput{Sections: secs, Scroll: m.inspScroll, Width: w, Height: h, Theme: m.theme})
 }
 
