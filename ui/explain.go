@@ -146,10 +146,10 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	if in.Override != "" {
 		dl = append(dl, views.InspectorLine{Label: "what-if", Text: in.Override, Style: views.LineWarn})
 		if f.Why != "" {
-			dl = append(dl, views.InspectorLine{Label: "schema", Text: "would choose: " + f.Why, Style: views.LineDim})
+			dl = append(dl, views.InspectorLine{Label: "schema", Text: "would choose: " + markPatchedEncoder(f.Why, f.Schema), Style: views.LineDim})
 		}
 	} else if f.Why != "" {
-		why := f.Why
+		why := markPatchedEncoder(f.Why, f.Schema)
 		if s := f.Schema; s != nil && s.Alias != "" {
 			why = s.Alias + " (--as): " + why // the choice an alias made, not the schema
 		}
@@ -158,7 +158,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	if s := f.Schema; s != nil {
 		typ := s.VarType
 		if s.Encoder != "" {
-			typ += ", encoder " + s.Encoder
+			typ += ", encoder " + encoderText(s)
 		}
 		if s.BitCountSet {
 			typ += fmt.Sprintf(", bit count %d", s.BitCount)
