@@ -26,8 +26,9 @@ func (m *Model) derive() {
 }
 
 // wireTarget is the selected command body or inner message whose wire
-// tree the fields pane shows: not a packet-entities message (the pane
-// lists its updates) nor a string-table message with its bit walk.
+// tree the fields pane shows: not a string-table message with its bit
+// walk (a packet-entities message's entity_data opens into its updates,
+// wirepe.go).
 func (m *Model) wireTarget() (key session.Ref, c *session.Command, msg *session.Message, ok bool) {
 	if m.walkHere() != nil {
 		return key, nil, nil, false
@@ -41,9 +42,6 @@ func (m *Model) wireTarget() (key session.Ref, c *session.Command, msg *session.
 	}
 	idx := -1
 	if msg = m.ix.Msg(s.Cmd, s.Msg); msg != nil {
-		if msg.PE != nil {
-			return key, nil, nil, false
-		}
 		idx = s.Msg
 	}
 	return session.Ref{Cmd: s.Cmd, Msg: idx, Upd: -1, Field: -1}, c, msg, true
@@ -74,6 +72,7 @@ func (m *Model) deriveWire() {
 	}
 	if msg != nil {
 		rows = session.EventWireRows(rows, m.ix.Event(key.Cmd, msg.Index))
+		rows = m.peWireRows(c, msg, rows)
 	}
 	for _, r := range rows {
 		m.cache.wire = append(m.cache.wire, views.WireLine{Depth: r.Depth, Field: r.Field, Name: r.Name, Type: r.Type, Offset: r.Offset, Len: r.Len, Value: r.Value})

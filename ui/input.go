@@ -238,6 +238,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.focus == paneTimeline {
 			return m.toggleRow()
 		}
+		if m.focus == paneFields {
+			if cmd, ok := m.wireOpen(false); ok {
+				return cmd
+			}
+		}
 	default:
 		return m.move(msg)
 	}
@@ -271,6 +276,11 @@ func (m *Model) move(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Right):
 		if m.focus == paneTimeline {
 			return m.timelineRight()
+		}
+		if m.focus == paneFields {
+			if cmd, ok := m.wireOpen(true); ok {
+				return cmd
+			}
 		}
 		m.moveField(1)
 		return nil

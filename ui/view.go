@@ -274,7 +274,7 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 	if title, s, ok := m.walkBits(w, h); ok {
 		return title, s
 	}
-	if name, ok := m.wireShown(); ok {
+	if name, ok := m.wireShown(); ok && !m.peWire() {
 		// The body's bytes, with the selected wire field's.
 		in := views.HexBitsInput{Data: m.wireBody, Selected: -1, Width: w, Height: h, Theme: m.theme}
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
