@@ -16,6 +16,7 @@ import (
 func (m *Model) derive() {
 	m.deriveWire()
 	m.deriveTable()
+	m.deriveFraming()
 	if wi := m.wiHere(); wi != nil {
 		key, of, upd := m.wiRowKey, m.wiPairsFor, m.wiPairsUpd
 		m.wiRow(wi)

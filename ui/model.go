@@ -216,6 +216,11 @@ type viewCache struct {
 	wireNote  string
 	tableKey  memo[session.Ref] // the string-table message
 	table     []views.InspectorSection
+	// framingKey: the packet command whose packet data and inner
+	// messages' headers packet holds (framing.go).
+	framingKey memo[int]
+	packet     session.PacketLayout
+	packetErr  string
 }
 
 // New returns the root model for a file's bytes.

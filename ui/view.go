@@ -553,6 +553,10 @@ func (m *Model) summary() []views.InspectorSection {
 	if c.Kind == container.FileHeader {
 		secs = append(secs, m.fileHeaderSection())
 	}
+	if m.sel.Msg < 0 {
+		// The bytes before the body, after the file's first 16 bytes.
+		secs = append(secs, m.framingSection(c)) // framing.go
+	}
 	return secs
 }
 
