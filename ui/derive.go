@@ -68,6 +68,9 @@ func (m *Model) deriveWire() {
 	} else if err == nil {
 		rows, err = session.WireRows(name, body)
 	}
+	if err == nil {
+		rows = m.sendTablesRows(c, msg, body, rows)
+	}
 	if err != nil {
 		m.cache.wireNote = err.Error()
 	}

@@ -167,6 +167,8 @@ type Model struct {
 	wireSel   int    // the wire tree's selected row
 	wireBody  []byte // the body the wire tree shows
 
+	stTree *sendTablesTree // DEM_SendTables' schema tree (wiresendtables.go)
+
 	walk walkState // a string-table message's bit walk (strwalk.go)
 
 	// The count of a search's matches, running after it found one.

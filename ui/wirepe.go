@@ -53,5 +53,5 @@ func (m *Model) wireOpen(right bool) (tea.Cmd, bool) {
 		}
 		return m.reveal(session.Ref{Cmd: key.Cmd, Msg: key.Msg, Upd: 0, Field: -1}), true
 	}
-	return nil, false
+	return m.sendTablesOpen(l, right)
 }
