@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dembug/dembug/engine/bitio"
+
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -93,6 +95,7 @@ func (m *Model) framingSection(c *session.Command) views.InspectorSection {
 				where = "the data (field 3) of its packet (field 2)"
 			}
 			l = append(l, views.InspectorLine{Label: "packet", Text: fmt.Sprintf("%s at body byte %d: %s, each a ubitvar type, a varint size and the body (marked in the bitstream)", where, pk.Start, views.Count(len(pk.Headers), "inner message"))})
+			l = append(l, m.headerLines(c, pk)...)
 		case m.cache.packetErr != "":
 			l = append(l, views.InspectorLine{Label: "packet", Text: m.cache.packetErr, Style: views.LineError})
 		}
@@ -118,4 +121,66 @@ func (m *Model) deriveFraming() {
 	if err != nil {
 		m.cache.packetErr = err.Error()
 	}
+}
+
+// packetWords name a packet's pieces in the bitstream's summary: the n-th
+// inner message's type ubitvar, size varint and body.
+var packetWords = views.SpanWords{Piece: "message", Kinds: [3]string{"type", "size", "body"}}
+
+// packetBits is the bitstream of a selected packet command's body with its
+// inner messages marked: each message's type ubitvar and size varint (the
+// header bits before its body) and its body, the first message's type
+// selected, its size beside it. in is the body as the wire tree shows it,
+// with the selected wire field's span; a field outside the packet data (a
+// full packet's string tables) keeps that. false when there is no packet
+// to mark.
+func (m *Model) packetBits(in views.HexBitsInput) (string, views.HexBitsInput, bool) {
+	c := m.ix.Cmd(m.sel.Cmd)
+	if c == nil || m.sel.Msg >= 0 || !m.cache.framingKey.is(m.sel.Cmd) || m.cache.packet.Start < 0 || len(m.cache.packet.Headers) == 0 {
+		return "", in, false
+	}
+	pk := m.cache.packet
+	base := uint(pk.Start) * 8
+	if len(in.Spans) > 0 {
+		if s := in.Spans[0]; base < s.Start || base >= s.End() {
+			return "", in, false
+		}
+	}
+	in.Spans, in.Selected, in.Words = nil, 0, &packetWords
+	for _, h := range pk.Headers {
+		in.Spans = append(in.Spans,
+			views.Span{Span: bitio.Span{Start: base + h.Bit, Bits: h.TypeBits}, Kind: views.SpanHeader, Field: h.Index},
+			views.Span{Span: bitio.Span{Start: base + h.SizeBit, Bits: h.SizeBits}, Kind: views.SpanPath, Field: h.Index},
+			views.Span{Span: bitio.Span{Start: base + h.BodyBit, Bits: uint(h.Size) * 8}, Kind: views.SpanValue, Field: h.Index})
+	}
+	h := pk.Headers[0]
+	title := fmt.Sprintf("Bitstream · message #0 %s: type %d, size %d · %s marked", m.msgName(c, 0, h.Type), h.Type, h.Size, views.Count(len(pk.Headers), "header"))
+	return title, in, true
+}
+
+// msgName names inner message i of c as the index does.
+func (m *Model) msgName(c *session.Command, i int, typ uint32) string {
+	if i < len(c.Msgs) && c.Msgs[i].Type == typ {
+		return c.Msgs[i].Name
+	}
+	return fmt.Sprintf("type %d", typ)
+}
+
+// headerLines lists a packet's inner messages' headers with their values:
+// the type ubitvar taken apart, the size varint, and where each stands in
+// the packet data (as dembug commands prints it; the first also in the
+// command's body, which the bitstream shows).
+func (m *Model) headerLines(c *session.Command, pk session.PacketLayout) []views.InspectorLine {
+	const maxShown = 64
+	var l []views.InspectorLine
+	base := uint(pk.Start) * 8
+	for i, h := range pk.Headers {
+		if i == maxShown {
+			l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more", len(pk.Headers)-maxShown), Style: views.LineDim})
+			break
+		}
+		l = append(l, views.InspectorLine{Label: fmt.Sprintf("#%d", h.Index), Text: fmt.Sprintf("%s: type %d (ubitvar, %s) at packet bit %s (%s in the bitstream) · size %d (varint, %s) at %s · body at %s",
+			m.msgName(c, i, h.Type), h.Type, bitio.Size(h.TypeBits), bitio.Offset(h.Bit), bitio.Offset(base+h.Bit), h.Size, bitio.Size(h.SizeBits), bitio.Offset(h.SizeBit), bitio.Offset(h.BodyBit))})
+	}
+	return l
 }

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/sample"
+	"github.com/dembug/dembug/views"
 )
 
 // toCommand moves the timeline's cursor down to command i.
@@ -59,5 +61,55 @@ func TestCommandFramingInInspector(t *testing.T) {
 	hs.keys("l", "j")
 	if hs.m.sel.Msg < 0 || strings.Contains(inspectorText(hs), "Framing") {
 		t.Errorf("at %+v the inspector shows the command's framing", hs.m.sel)
+	}
+}
+
+// A packet command's bitstream marks each inner message's type ubitvar and
+// size varint in the body, where the packet data starts, the first type
+// selected with its size beside it; the inspector lists every header with
+// its values and places, as dembug commands places them.
+func TestPacketHeadersInBitstream(t *testing.T) {
+	hs := newHarness(t, "sample", sample.Replay, 160, 48)
+	toCommand(t, hs, 1) // net_Tick (4) 4 B at 0x0.0, svc_ClearAllStringTables (51) 6 B at 0x5.6
+	s := hs.screen()
+	for _, want := range []string{
+		"Bitstream · message #0 net_Tick: type 4, size 4 · 2 headers marked",
+		"message 0 · type 0x2.0 +6 bits · size 0x2.6 +1 byte",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	text := inspectorText(hs)
+	for _, want := range []string{
+		"packet  CDemoPacket's data (field 3) at body byte 2: 2 inner messages",
+		"#0      net_Tick: type 4 (ubitvar, 6 bits) at packet bit 0x0.0 (0x2.0 in the bitstream) · size 4 (varint, 1 byte) at 0x0.6 · body at 0x1.6",
+		"#1      svc_ClearAllStringTables: type 51 (ubitvar, 1 byte 2 bits) at packet bit 0x5.6 (0x7.6 in the bitstream) · size 6 (varint, 1 byte) at 0x7.0 · body at 0x8.0",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("inspector lacks %q:\n%s", want, text)
+		}
+	}
+	// The spans: type, size and body of each message, back to back from
+	// the packet's first bit to its end, the body's.
+	in, ok := views.HexBitsInput{}, false
+	if _, in, ok = hs.m.packetBits(in); !ok || len(in.Spans) != 6 {
+		t.Fatalf("packet spans %+v", in.Spans)
+	}
+	at := uint(2 * 8)
+	for i, sp := range in.Spans {
+		if sp.Start != at || sp.Field != i/3 {
+			t.Fatalf("span %d %+v, want it at %s", i, sp, bitio.Offset(at))
+		}
+		at = sp.End()
+	}
+	if at != uint(len(hs.m.wireBody))*8 { // the packet data ends the body
+		t.Errorf("the spans end at %s", bitio.Offset(at))
+	}
+	// A selected wire field outside the packet keeps its own span; an
+	// inner message's bitstream is its body's.
+	hs.keys("l", "j")
+	if _, _, ok := hs.m.packetBits(views.HexBitsInput{}); ok || strings.Contains(hs.screen(), "headers marked") {
+		t.Errorf("at %+v the bitstream marks the packet", hs.m.sel)
 	}
 }

@@ -282,6 +282,9 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 			// The caption names the protobuf field number (not the span's index).
 			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue, Field: l.Field}}, 0
 		}
+		if title, pin, ok := m.packetBits(in); ok { // framing.go
+			return title, views.HexBits(pin)
+		}
 		return "Bitstream · " + name, views.HexBits(in)
 	}
 	sh, ok := m.shown()
