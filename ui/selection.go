@@ -47,7 +47,9 @@ func (m *Model) rebuild() {
 		for len(exp) > 0 && exp[0] < int32(ci) {
 			exp = exp[1:]
 		}
-		if (len(exp) == 0 || exp[0] != int32(ci)) && !m.eventsShown(ci) {
+		// (events show under a filter only: no call per command of a long
+		// replay without one)
+		if (len(exp) == 0 || exp[0] != int32(ci)) && (m.filter == nil || !m.eventsShown(ci)) {
 			continue
 		}
 		for mi := range c.Msgs {
