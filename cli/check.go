@@ -219,7 +219,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 		}
 	}
 	res.Corrections = correctionReports(infer.CorrectionEvidence(r))
-	res.Parsers = forecastParsers(ch, data, o)
+	res.Parsers = session.ForecastOf(ch, data, o.Aliases)
 	if r.FirstMisaligned != nil {
 		res.FirstMisaligned = r.FirstMisaligned.Error()
 		if inf := session.InferenceOf(ch); inf != nil && inf.Break != nil || diagnoseMisalignment {

@@ -6,38 +6,8 @@ import (
 	"strings"
 
 	"github.com/dembug/dembug/engine/forecast"
-	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/parsers"
-	"github.com/dembug/dembug/engine/schema"
 )
-
-// forecastParsers says how each public parser of the file's game reads it
-// against what the game wrote: the check's decode, with the types the
-// inference found for unknown names. When a message misaligned and the
-// inference found what aligns it, the read that broke (ch.Break) is where
-// every parser reading its type otherwise misaligns too; the values before
-// it count as they are.
-func forecastParsers(ch *infer.Checked, data []byte, o CheckOptions) []forecast.Result {
-	r := ch.First
-	found := map[string]parsers.Kind{}
-	for _, f := range ch.Findings {
-		if k, ok := forecast.KindOfType(f.As); ok && f.Kind == schema.KindType {
-			found[f.Unknown] = k
-		}
-	}
-	truth := func(f *schema.Field) (parsers.Kind, bool) {
-		k, ok := found[f.UnknownType]
-		return k, ok && f.UnknownType != ""
-	}
-	var brk *forecast.Break
-	if b := ch.Break; r.FirstMisaligned != nil && b != nil && b.Kind == schema.KindType {
-		if k, ok := found[b.Name]; ok {
-			brk = &forecast.Break{Type: b.Name, Kind: k, First: forecast.First{Tick: r.FirstMisaligned.Loc.Tick,
-				Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}}
-		}
-	}
-	return forecast.Of(r, data, o.Aliases, truth, brk)
-}
 
 // printParsers writes one parsers: line per parser that does not read the
 // file right (every parser with all).

@@ -7,7 +7,6 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/forecast"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/replay"
@@ -185,9 +184,6 @@ type Index struct {
 	// Corrections are, once Done, what the file's values say of each
 	// correction of decoder choice its fields read (values.go).
 	Corrections []infer.CorrectionCheck
-	// Parsers is, once Done, how each public parser of the file's game
-	// reads it against what the game wrote (parsers.go).
-	Parsers []forecast.Result
 	// FirstMisaligned is, once Done, the decode's first misaligned
 	// message (nil for none), where the inference starts.
 	FirstMisaligned *Location
@@ -345,7 +341,7 @@ func (ix *Index) Append(ch *Chunk) {
 	ix.Done = ch.Done
 	if ch.Values != nil {
 		ix.Values = ch.Values
-		ix.Corrections, ix.Parsers = ch.Corrections, ch.Parsers
+		ix.Corrections = ch.Corrections
 	}
 	if ch.FirstMisaligned != nil {
 		ix.FirstMisaligned = ch.FirstMisaligned

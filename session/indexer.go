@@ -10,7 +10,6 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/forecast"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/gameevents"
 	"github.com/dembug/dembug/engine/infer"
@@ -35,8 +34,6 @@ type Chunk struct {
 	Values    Verdicts // with Done: what unknown types' values showed (values.go)
 	// Corrections: with Done, what the values showed of the corrections.
 	Corrections []infer.CorrectionCheck
-	// Parsers: with Done, how each public parser reads the file.
-	Parsers []forecast.Result
 	// FirstMisaligned (with Done) is the decode's first misaligned
 	// message, nil for none: where the inference starts (File.Infer).
 	FirstMisaligned *Location
@@ -125,7 +122,6 @@ func (ix *Indexer) open() error {
 	r.Hooks.Command = ix.command
 	r.Entities.Logging = true
 	r.Entities.GatherEvidence()
-	r.WatchFor = forecast.Watch // the fields a public parser reads otherwise
 	ix.logInto()
 	return nil
 }
@@ -445,7 +441,6 @@ func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	ix.flush(ch)
 	ch.Values = JudgedValues(ix.r)
 	ch.Corrections = infer.CorrectionEvidence(ix.r)
-	ch.Parsers = forecastOf(ix.r, ix.data, ix.aliases, ch.Values)
 	if ix.r != nil && ix.r.FirstMisaligned != nil {
 		loc := ix.r.FirstMisaligned.Loc
 		ch.FirstMisaligned = &loc

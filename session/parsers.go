@@ -6,29 +6,55 @@ import (
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/forecast"
 	"github.com/dembug/dembug/engine/game"
+	"github.com/dembug/dembug/engine/infer"
 	"github.com/dembug/dembug/engine/parsers"
 	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// forecastOf is the index pass's forecast of the public parsers (package
-// forecast), its values verdicts standing for what the game wrote of the
-// unknown types they judge. The first read a parser misreads is named by
-// its field and message, not decoded again (data is not handed on): the
-// index pass ends with no second decode of the file.
-func forecastOf(r *replay.Replay, data []byte, a schema.Aliases, values Verdicts) []forecast.Result {
+// ParserForecast is one public parser's forecast for a file.
+type ParserForecast = forecast.Result
+
+// ForecastOf says how each public parser of the file's game reads it
+// against what the game wrote: ch is check's decode of data under a,
+// made watching what the parsers read otherwise (forecast.Watch), with
+// the types the inference found for unknown names. When a message
+// misaligned and the inference found what aligns it, the read that broke
+// (ch.Break) is where every parser reading its type otherwise misaligns
+// too; the values before it count as they are.
+func ForecastOf(ch *infer.Checked, data []byte, a schema.Aliases) []ParserForecast {
+	if ch == nil || ch.First == nil {
+		return nil
+	}
+	r := ch.First
 	found := map[string]parsers.Kind{}
-	for _, v := range values {
-		if k, ok := forecast.KindOfType(v.Verdict.As); ok {
-			found[v.Name] = k
+	for _, f := range ch.Findings {
+		if k, ok := forecast.KindOfType(f.As); ok && f.Kind == schema.KindType {
+			found[f.Unknown] = k
 		}
 	}
 	truth := func(f *schema.Field) (parsers.Kind, bool) {
 		k, ok := found[f.UnknownType]
 		return k, ok && f.UnknownType != ""
 	}
-	return forecast.Of(r, nil, a, truth, nil)
+	var brk *forecast.Break
+	if b := ch.Break; r.FirstMisaligned != nil && b != nil && b.Kind == schema.KindType {
+		if k, ok := found[b.Name]; ok {
+			brk = &forecast.Break{Type: b.Name, Kind: k, First: forecast.First{Tick: r.FirstMisaligned.Loc.Tick,
+				Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}}
+		}
+	}
+	return forecast.Of(r, data, a, truth, brk)
+}
+
+// Forecast is ForecastOf for the open file: the decode check makes,
+// watching what the parsers read otherwise. The debugger asks for it when
+// the user does (p), not in its index pass: watching the fields every
+// parser reads otherwise costs the index pass memory a long file of tiny
+// commands makes grow past its bound.
+func (f *File) Forecast() []ParserForecast {
+	ch, _ := infer.Run(f.data, f.aliases, infer.Options{Infer: true, Watch: forecast.Watch})
+	return ForecastOf(ch, f.data, f.aliases)
 }
 
 // ParserReading is how one public parser reads one recorded field.
@@ -114,32 +140,4 @@ func rawVarint(f *provenance.Field) (uint64, bool) {
 		return uint64(int64(v) + 1), true
 	}
 	return 0, false
-}
-
-// ParsersAfter is the index's forecast of the public parsers once the
-// inference is known: a file that misaligned is misread at the inference's
-// breaking read by every parser reading its type otherwise (nil while
-// the inference runs: the forecast waits for it).
-func (ix *Index) ParsersAfter(inf *Inference, running bool) []forecast.Result {
-	if ix.FirstMisaligned == nil {
-		return ix.Parsers
-	}
-	if running {
-		return nil
-	}
-	if inf == nil || inf.Break == nil || inf.Break.Kind != schema.KindType {
-		return ix.Parsers
-	}
-	b := inf.Break
-	var k parsers.Kind
-	for _, f := range inf.Findings {
-		if f.Unknown == b.Name {
-			k, _ = forecast.KindOfType(f.As)
-		}
-	}
-	if k == parsers.None {
-		return ix.Parsers
-	}
-	return forecast.WithBreak(ix.Parsers, &forecast.Break{Type: b.Name, Kind: k, First: forecast.First{Tick: ix.FirstMisaligned.Tick,
-		Entity: b.Entity, Class: b.Class, Field: b.FieldName, Type: b.Name, BitOffset: b.Bit, InBaseline: b.InBaseline}})
 }

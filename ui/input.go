@@ -197,6 +197,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.headerFirst, m.inspScroll = !m.headerFirst, 0
 	case key.Matches(msg, k.Parsers):
 		m.parsersFirst, m.inspScroll = !m.parsersFirst, 0
+		return m.askParsers()
 	case key.Matches(msg, k.OpStream):
 		m.opsFirst, m.inspScroll = !m.opsFirst, 0
 	case key.Matches(msg, k.OpTable):

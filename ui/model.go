@@ -135,6 +135,10 @@ type Model struct {
 	// gives way to the result when the index pass ends.
 	decodingNote string
 	startedAt    bool // went to Options.StartTick (startat.go)
+	// parsers is the file's forecast of the public parsers (p), asked of
+	// the file the first time p is pressed; parsersAsked says it was.
+	parsers      []session.ParserForecast
+	parsersAsked bool
 	keyframed    bool
 
 	// Background work (background.go): the grading pass, and the search
@@ -331,6 +335,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		m.onWalk(msg)
 	case inferMsg:
 		return m, m.onInfer(msg)
+	case parsersMsg:
+		m.onParsers(msg)
 	case promoteMsg:
 		m.onPromote(msg)
 	case cutMsg:

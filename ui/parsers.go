@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -39,19 +41,10 @@ func (m *Model) parsersSection(f *provenance.Field) []views.InspectorSection {
 // fix it.
 func (m *Model) parsersFileSection() views.InspectorSection {
 	sec := views.InspectorSection{Title: "Parsers · this file (p closes)"}
-	if !m.ix.Done {
-		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "known when the index pass ends", Style: views.LineDim})
-		return sec
-	}
-	var inf *session.Inference
-	running := m.inference == nil || m.inference.running
-	if m.inference != nil {
-		inf = m.inference.checked
-	}
-	rs := m.ix.ParsersAfter(inf, running)
+	rs := m.parsers
 	switch {
-	case rs == nil && m.ix.FirstMisaligned != nil:
-		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "a message misaligned: known when the inference has found why", Style: views.LineDim})
+	case rs == nil:
+		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "decoding the file as check does, to see how each parser reads it…", Style: views.LineDim})
 	case len(rs) == 0:
 		sec.Lines = append(sec.Lines, views.InspectorLine{Text: "no public parser modelled for this game", Style: views.LineDim})
 	}
@@ -71,4 +64,33 @@ func (m *Model) parsersFileSection() views.InspectorSection {
 		}
 	}
 	return sec
+}
+
+// parsersMsg is the file's forecast, as asked by p.
+type parsersMsg struct {
+	gen stamp
+	rs  []session.ParserForecast
+}
+
+// askParsers starts the file's forecast (a decode as check makes) the
+// first time p is pressed; its result stays for the open file.
+func (m *Model) askParsers() tea.Cmd {
+	if !m.parsersFirst || m.parsersAsked {
+		return nil
+	}
+	m.parsersAsked = true
+	gen, file := m.jobs.now(jobFile), m.file
+	return safe(func() tea.Msg {
+		rs := file.Forecast()
+		if rs == nil {
+			rs = []session.ParserForecast{}
+		}
+		return parsersMsg{gen, rs}
+	})
+}
+
+func (m *Model) onParsers(msg parsersMsg) {
+	if m.jobs.current(jobFile, msg.gen) {
+		m.parsers = msg.rs
+	}
 }
