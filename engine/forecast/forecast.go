@@ -281,19 +281,6 @@ func Of(r *replay.Replay, data []byte, a schema.Aliases, truth Truth, brk *Break
 	return out
 }
 
-// WithBreak is rs, forecast before the inference, with the break it found
-// applied (Of's brk): each parser reading the break's type otherwise than
-// the game wrote misaligns there.
-func WithBreak(rs []Result, brk *Break) []Result {
-	out := append([]Result(nil), rs...)
-	for i := range out {
-		if m := parsers.ByID(out[i].Parser); m != nil {
-			out[i].atBreak(m, brk)
-		}
-	}
-	return out
-}
-
 // atBreak makes res misalign at the break when the parser reads the
 // break's type otherwise than the game wrote it, with the fix for it.
 func (res *Result) atBreak(m *parsers.Model, brk *Break) {

@@ -73,17 +73,6 @@ var corrections = []*Correction{
 		Evidence: "read unsigned, slots are even (up to 44) and 'no slot' reads 1; as int32 they are -1 and 0…22", Parsers: allUnsigned32 + "; demofile-net as an unsigned 64-bit enum"},
 }
 
-// Corrections lists the corrections of game g.
-func Corrections(g game.Game) []*Correction {
-	var out []*Correction
-	for _, c := range corrections {
-		if c.appliesTo(g) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // AllCorrections lists every correction of every game.
 func AllCorrections() []*Correction { return append([]*Correction(nil), corrections...) }
 
