@@ -224,9 +224,6 @@ func (s *Set) Discard() {
 // a class first decoded late brings numbers the set has not seen.
 func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 	t := s.tally(w)
-	if t.N == 0 {
-		t.First = s.At
-	}
 	t.Add(v, fifth)
 	t.AddTick(v, s.ServerTick)
 }
@@ -234,9 +231,6 @@ func (s *Set) Observe(w uint16, v uint64, fifth uint8) {
 // ObserveWide is Observe for a value read whole (Tally.AddWide).
 func (s *Set) ObserveWide(w uint16, v uint64) {
 	t := s.tally(w)
-	if t.N == 0 {
-		t.First = s.At
-	}
 	t.AddWide(v)
 	t.AddTick(v, s.ServerTick)
 }
@@ -245,12 +239,11 @@ func (s *Set) ObserveWide(w uint16, v uint64) {
 // (a bool, a float, a string): only that it was read, and where first.
 func (s *Set) Touch(w uint16) {
 	t := s.tally(w)
-	if t.N == 0 {
-		t.First = s.At
-	}
 	t.N++
 }
 
+// tally is w's tally, saved for Discard the first time this message
+// touches it, its First set at its first value.
 func (s *Set) tally(w uint16) *Tally {
 	if int(w) >= len(s.Tallies) {
 		s.Resize(int(w) + 1)
@@ -259,6 +252,9 @@ func (s *Set) tally(w uint16) *Tally {
 	if t.gen != s.gen {
 		s.undo = append(s.undo, saved{w, *t})
 		t.gen = s.gen
+	}
+	if t.N == 0 {
+		t.First = s.At
 	}
 	return t
 }

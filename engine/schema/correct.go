@@ -113,17 +113,17 @@ func correctedTypes(g game.Game) []string {
 // tables alone. It runs after the --as aliases, so a name aliased to a
 // corrected type is corrected too.
 func applyCorrection(f *Field, g game.Game, seed bool) {
-	if seed {
-		return
+	if seed || g == game.Unknown {
+		return // (CorrectionFor takes Unknown as every game: for --as)
 	}
 	t := &f.Type
-	if c := CorrectionFor(t.Base, g); c != nil && g != game.Unknown {
+	if c := CorrectionFor(t.Base, g); c != nil {
 		f.Correction = c
 		t.Base = c.As
 		return
 	}
 	if t.Generic != nil && isVectorType(t.Base) {
-		if c := CorrectionFor(t.Generic.Base, g); c != nil && g != game.Unknown {
+		if c := CorrectionFor(t.Generic.Base, g); c != nil {
 			el := *t.Generic
 			el.Base = c.As
 			t.Generic = &el
