@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/forecast"
 	"github.com/dembug/dembug/engine/game"
 	"github.com/dembug/dembug/engine/infer"
@@ -101,7 +100,7 @@ func ParserReadings(g game.Game, f *provenance.Field) []ParserReading {
 // valueAs is the value a read of kind k gets from f's bits, when it takes
 // the same bits as dembug's decoder (a varint read another way).
 func valueAs(k parsers.Kind, f *provenance.Field) (string, bool) {
-	raw, ok := rawVarint(f)
+	raw, ok := f.Decoder.Varint(f.Value)
 	switch {
 	case forecast.SameKind(k, forecast.KindOf(f.Decoder)):
 		return f.Value.TextAs(f.Decoder), true
@@ -125,19 +124,4 @@ func valueAs(k parsers.Kind, f *provenance.Field) (string, bool) {
 		v = fmt.Sprint(int64(uint32(raw)) - 1)
 	}
 	return v, v == f.Value.TextAs(f.Decoder)
-}
-
-// rawVarint is the varint f's decoder read, as it was on the wire.
-func rawVarint(f *provenance.Field) (uint64, bool) {
-	v := f.Value.U
-	switch f.Decoder.Family {
-	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamHandle, decoder.FamUnsigned64:
-		return v, true
-	case decoder.FamSigned, decoder.FamSigned64:
-		s := int64(v)
-		return uint64(s<<1) ^ uint64(s>>63), true
-	case decoder.FamUnsignedMinusOne:
-		return uint64(int64(v) + 1), true
-	}
-	return 0, false
 }

@@ -236,3 +236,19 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// Varint is the varint a varint family's decoder read to give v, as it
+// was on the wire (a signed value zigzagged back, one added to a value
+// sent plus one); false for a family that reads no single varint.
+func (d *Decoder) Varint(v Value) (uint64, bool) {
+	switch d.Family {
+	case FamUnsigned, FamDefault, FamHandle, FamUnsigned64:
+		return v.U, true
+	case FamSigned, FamSigned64:
+		s := int64(v.U)
+		return uint64(s<<1) ^ uint64(s>>63), true
+	case FamUnsignedMinusOne:
+		return uint64(int64(v.U) + 1), true
+	}
+	return 0, false
+}

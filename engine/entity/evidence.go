@@ -54,21 +54,14 @@ func (t *Table) observe(d *decoder.Decoder, v *decoder.Value, r *bitio.Reader) {
 		return
 	}
 	switch d.Family {
-	case decoder.FamSigned:
-		t.Evidence.ObserveWide(d.Watch, uint64(zigzag32(int32(int64(v.U)))))
-		return
-	case decoder.FamSigned64:
-		t.Evidence.ObserveWide(d.Watch, zigzag64(int64(v.U)))
-		return
-	case decoder.FamUnsigned64:
-		t.Evidence.ObserveWide(d.Watch, v.U)
-		return
-	case decoder.FamUnsignedMinusOne:
-		t.Evidence.ObserveWide(d.Watch, uint64(int64(v.U)+1))
-		return
 	case decoder.FamUnsigned, decoder.FamDefault, decoder.FamHandle:
+		// a 32-bit read: what it cut is in the reader (below)
 	default:
-		t.Evidence.Touch(d.Watch) // not a varint: that it was read, and where first
+		if raw, ok := d.Varint(*v); ok {
+			t.Evidence.ObserveWide(d.Watch, raw)
+		} else {
+			t.Evidence.Touch(d.Watch) // not a varint: that it was read, and where first
+		}
 		return
 	}
 	var fifth uint8
@@ -77,7 +70,3 @@ func (t *Table) observe(d *decoder.Decoder, v *decoder.Value, r *bitio.Reader) {
 	}
 	t.Evidence.Observe(d.Watch, v.U, fifth)
 }
-
-// zigzag32 and zigzag64 are the varints a signed value was sent as.
-func zigzag32(v int32) uint32 { return uint32(v<<1) ^ uint32(v>>31) }
-func zigzag64(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
