@@ -72,7 +72,7 @@ func ParserReadings(g game.Game, f *provenance.Field) []ParserReading {
 	if f == nil || f.Schema == nil || f.Decoder == nil || f.Schema.Serializer != nil {
 		return nil
 	}
-	base := schema.ParseVarType(f.Schema.VarType)
+	base := f.Schema.Written()
 	elem := f.Schema.Model == schema.VariableArray && f.Decoder != f.Schema.Decoder
 	name := base.Base
 	if elem && base.Generic != nil {

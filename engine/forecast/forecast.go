@@ -105,7 +105,7 @@ func modelsOf(g game.Game) []*parsers.Model {
 // the schema writes it (a vector's element type), before dembug's
 // aliases and corrections.
 func written(f *schema.Field) (string, bool) {
-	t := schema.ParseVarType(f.VarType)
+	t := f.Written()
 	if f.Model == schema.VariableArray {
 		if t.Generic == nil {
 			return "", false

@@ -355,6 +355,10 @@ type Name struct {
 	Name string
 }
 
+// Written is the field's type as the schema writes it (VarType parsed),
+// before aliases and corrections: what another parser looks it up by.
+func (f *Field) Written() VarType { return f.written }
+
 // WrittenNames are the names the field's schema entry writes, before
 // aliases: its base type, a template argument's base, its encoder.
 func (f *Field) WrittenNames() []Name {
