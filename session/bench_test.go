@@ -69,8 +69,8 @@ func BenchmarkDecode(b *testing.B) {
 // lastUpdate is the last packet-entities message of ix with an update.
 func lastUpdate(ix *Index) (Ref, Location) {
 	for ci := len(ix.Commands) - 1; ci >= 0; ci-- {
-		for j := len(ix.Commands[ci].Msgs) - 1; j >= 0; j-- {
-			if pe := ix.Commands[ci].Msgs[j].PE; pe != nil && len(pe.Updates) > 0 {
+		for j := len(ix.Commands[ci].Msgs()) - 1; j >= 0; j-- {
+			if pe := ix.Commands[ci].Msgs()[j].PE; pe != nil && len(pe.Updates) > 0 {
 				at := Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
 				loc, _ := ix.Location(at)
 				return at, loc

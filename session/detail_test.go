@@ -16,7 +16,7 @@ func TestLoadByRef(t *testing.T) {
 	}
 	var refs []Ref
 	for i := range ix.Commands {
-		for j, m := range ix.Commands[i].Msgs {
+		for j, m := range ix.Commands[i].Msgs() {
 			if m.PE != nil && len(m.PE.Updates) > 0 {
 				refs = append(refs, Ref{Cmd: i, Msg: j, Upd: -1, Field: -1})
 			}
@@ -42,21 +42,7 @@ func TestLoadByRef(t *testing.T) {
 			t.Fatalf("%+v: detail %d/%d with %v, want %d updates", r, det.Cmd, det.Msg, det.Rec != nil, want)
 		}
 	}
-	if _, err := dec.Load(1, Ref{Cmd: refs[0].Cmd, Msg: len(ix.Commands[refs[0].Cmd].Msgs), Upd: -1, Field: -1}); err == nil {
+	if _, err := dec.Load(1, Ref{Cmd: refs[0].Cmd, Msg: len(ix.Commands[refs[0].Cmd].Msgs()), Upd: -1, Field: -1}); err == nil {
 		t.Errorf("a position past the command's messages loaded")
-	}
-}
-
-// A message's position counts the lower inner indexes seen, whatever order
-// they came in.
-func TestPositionOf(t *testing.T) {
-	seen := []int{0, 2, 3, 1, 4}
-	for inner, want := range []int{0, 1, 2, 3, 4} {
-		if got := positionOf(seen, inner); got != want {
-			t.Errorf("position of %d = %d, want %d", inner, got, want)
-		}
-	}
-	if got := positionOf([]int{0, 2, 5}, 5); got != 2 {
-		t.Errorf("with gaps: %d, want 2", got)
 	}
 }

@@ -77,7 +77,7 @@ func TestIndexEvents(t *testing.T) {
 func mustBody(t *testing.T, data []byte, ix *Index) []byte {
 	t.Helper()
 	for i := range ix.Commands {
-		for _, m := range ix.Commands[i].Msgs {
+		for _, m := range ix.Commands[i].Msgs() {
 			if m.Type == gameevents.ListMessage {
 				b, err := Body(data, &ix.Commands[i], m.Index)
 				if err != nil {

@@ -32,7 +32,7 @@ func TestFileCapturesFromKeyframes(t *testing.T) {
 	}
 	var ats []Ref
 	for ci := len(ix.Commands) - 1; ci >= 0 && len(ats) < 3; ci -= len(ix.Commands) / 3 {
-		for j, msg := range ix.Commands[ci].Msgs {
+		for j, msg := range ix.Commands[ci].Msgs() {
 			if msg.PE != nil && len(msg.PE.Updates) > 0 {
 				ats = append(ats, Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1})
 				break

@@ -31,7 +31,7 @@ func BenchmarkLoadFirstFullFrame(b *testing.B) {
 // (no update or field selected), None when there is none.
 func firstUpdates(ix *Index) Ref {
 	for i := range ix.Commands {
-		for j, m := range ix.Commands[i].Msgs {
+		for j, m := range ix.Commands[i].Msgs() {
 			if m.PE != nil && len(m.PE.Updates) > 0 {
 				return Ref{Cmd: i, Msg: j, Upd: -1, Field: -1}
 			}

@@ -12,21 +12,42 @@ import (
 	"github.com/dembug/dembug/engine/replay"
 )
 
-// Command is one demo command as the index pass saw it.
+// Command is one demo command as the index pass saw it. The index holds one
+// for every command of the file, millions in a file of tiny commands, so
+// it is kept to 48 bytes: its messages behind one pointer into the
+// indexer's slab (Msgs), its update count summed from them (NumUpdates),
+// the error the pass stopped with on the Index (Index.ErrAt).
 type Command struct {
 	Index      int
 	Offset     int
-	Kind       container.Kind
+	First      int          // index into Index.Updates of this command's first update
+	msgs       *[]Message   // inner messages of a packet, in file order; nil for none
 	Tick       int32
-	Size       int
+	Size       int32
+	Kind       container.Kind
 	Compressed bool
-	Msgs       []Message // inner messages of a packet, in file order
-	Err        error     // decoding broke inside this command
-	First      int       // index into Index.Updates of this command's first update
-	NumUpdates int
 	// Sev is the worst anomaly of its messages' fields; strong as well when
 	// a message misaligned.
 	Sev diagnose.Severity
+}
+
+// Msgs are the command's inner messages in file order (nil for none).
+func (c Command) Msgs() []Message {
+	if c.msgs == nil {
+		return nil
+	}
+	return *c.msgs
+}
+
+// NumUpdates is the number of entity updates the command's messages hold.
+func (c Command) NumUpdates() int {
+	n := 0
+	for _, m := range c.Msgs() {
+		if m.PE != nil {
+			n += len(m.PE.Updates)
+		}
+	}
+	return n
 }
 
 // Message is one inner message of a packet.
@@ -233,6 +254,14 @@ func (ix *Index) ClassName(u *UpdateInfo) string {
 	return ix.Classes[u.Class]
 }
 
+// ErrAt is the error the index pass stopped with inside command i, or nil.
+func (ix *Index) ErrAt(i int) *IndexError {
+	if ix.Err != nil && ix.Err.Command == i {
+		return ix.Err
+	}
+	return nil
+}
+
 // Cmd returns command i or nil.
 func (ix *Index) Cmd(i int) *Command {
 	if i < 0 || i >= len(ix.Commands) {
@@ -244,10 +273,10 @@ func (ix *Index) Cmd(i int) *Command {
 // Msg returns message j of command i or nil.
 func (ix *Index) Msg(i, j int) *Message {
 	c := ix.Cmd(i)
-	if c == nil || j < 0 || j >= len(c.Msgs) {
+	if c == nil || j < 0 || j >= len(c.Msgs()) {
 		return nil
 	}
-	return &c.Msgs[j]
+	return &c.Msgs()[j]
 }
 
 // MsgByInner returns the position of the message with inner index inner in
@@ -257,8 +286,8 @@ func (ix *Index) MsgByInner(i, inner int) int {
 	if c == nil {
 		return -1
 	}
-	j := sort.Search(len(c.Msgs), func(j int) bool { return c.Msgs[j].Index >= inner })
-	if j < len(c.Msgs) && c.Msgs[j].Index == inner {
+	j := sort.Search(len(c.Msgs()), func(j int) bool { return c.Msgs()[j].Index >= inner })
+	if j < len(c.Msgs()) && c.Msgs()[j].Index == inner {
 		return j
 	}
 	return -1
@@ -316,8 +345,9 @@ func (ix *Index) Append(ch *Chunk) {
 	for _, c := range ch.Commands {
 		c.First = ix.numUpdates
 		ci := int32(len(ix.Commands))
-		for j := range c.Msgs {
-			pe := c.Msgs[j].PE
+		msgs := c.Msgs()
+		for j := range msgs {
+			pe := msgs[j].PE
 			if pe == nil {
 				continue
 			}
@@ -328,7 +358,6 @@ func (ix *Index) Append(ch *Chunk) {
 			ix.numUpdates += len(pe.Updates)
 			c.Sev = max(c.Sev, pe.Sev)
 		}
-		c.NumUpdates = ix.numUpdates - c.First
 		ix.Commands = append(ix.Commands, c)
 	}
 	if ch.Err != nil {

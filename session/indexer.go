@@ -68,9 +68,10 @@ type Indexer struct {
 	r         *replay.Replay
 	ks        *replay.Keyframes
 	cur       *Command
-	curBuf    Command   // what cur points to: one command at a time
-	msgBuf    []Message // the current command's messages, reused
-	msgSlab   []Message // where commands' message lists are cut from
+	curBuf    Command     // what cur points to: one command at a time
+	msgBuf    []Message   // the current command's messages, reused
+	msgSlab   []Message   // where commands' message lists are cut from
+	listSlab  [][]Message // where the lists Command.msgs points to are cut from
 	out       []Command
 	classes   map[string]uint16
 	fresh     []string
@@ -128,15 +129,16 @@ func (ix *Indexer) open() error {
 
 func (ix *Indexer) begin(loc replay.Location) *Command {
 	if ix.cur == nil || ix.cur.Index != loc.Command {
-		ix.curBuf = Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick, Msgs: ix.msgBuf[:0]}
+		ix.curBuf = Command{Index: loc.Command, Offset: loc.Offset, Kind: loc.Kind, Tick: loc.Tick}
+		ix.msgBuf = ix.msgBuf[:0]
 		ix.cur = &ix.curBuf
 	}
 	return ix.cur
 }
 
 func (ix *Indexer) inner(loc replay.Location, m *messages.Inner) {
-	c := ix.begin(loc)
-	c.Msgs = append(c.Msgs, Message{
+	ix.begin(loc)
+	ix.msgBuf = append(ix.msgBuf, Message{
 		Index: m.Index, Type: m.Type, Name: msgnames.Display(ix.r.Game, m.Type), Size: m.Size, Bit: m.Bit,
 		Novel: ix.r.Format.NotedAt(loc.Command, m.Index),
 	})
@@ -214,11 +216,11 @@ func (ix *Indexer) logged() []UpdateInfo {
 
 func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
 	recs := ix.logged() // taken whatever happens: the next message logs after them
-	c := ix.begin(loc)
+	ix.begin(loc)
 	var msg *Message
-	for j := len(c.Msgs) - 1; j >= 0; j-- {
-		if c.Msgs[j].Index == loc.Message {
-			msg = &c.Msgs[j]
+	for j := len(ix.msgBuf) - 1; j >= 0; j-- {
+		if ix.msgBuf[j].Index == loc.Message {
+			msg = &ix.msgBuf[j]
 			break
 		}
 	}
@@ -316,18 +318,18 @@ func (ix *Indexer) recordAgain(loc replay.Location) *provenance.Message {
 
 func (ix *Indexer) command(c *container.Command) {
 	cur := ix.begin(replay.Location{Command: c.Index, Offset: c.Offset, Kind: c.Kind, Tick: c.Tick})
-	cur.Kind, cur.Tick, cur.Size, cur.Compressed = c.Kind, c.Tick, c.Size, c.Compressed
+	cur.Kind, cur.Tick, cur.Size, cur.Compressed = c.Kind, c.Tick, int32(c.Size), c.Compressed
 	ix.finish(cur)
 }
 
 func (ix *Indexer) finish(c *Command) {
-	if !slices.IsSortedFunc(c.Msgs, byInner) { // packet-entities messages are handed over last
-		slices.SortStableFunc(c.Msgs, byInner)
+	if !slices.IsSortedFunc(ix.msgBuf, byInner) { // packet-entities messages are handed over last
+		slices.SortStableFunc(ix.msgBuf, byInner)
 	}
 	cc := *c
-	cc.Msgs = ix.messages(c.Msgs)
+	cc.msgs = ix.messages(ix.msgBuf)
+	ix.msgBuf = ix.msgBuf[:0]
 	if c == &ix.curBuf {
-		ix.msgBuf = c.Msgs[:0]
 		ix.curBuf = Command{}
 	}
 	ix.out = append(growDouble(ix.out, 1), cc)
@@ -336,18 +338,23 @@ func (ix *Indexer) finish(c *Command) {
 
 func byInner(a, b Message) int { return a.Index - b.Index }
 
-// messages copies a command's messages into the slab (nil for none): one
-// allocation for many commands, instead of a growing list for each.
-func (ix *Indexer) messages(src []Message) []Message {
+// messages copies a command's messages into the slab and its list into the
+// list slab (nil for none): two allocations for many commands, instead of
+// a growing list for each.
+func (ix *Indexer) messages(src []Message) *[]Message {
 	if len(src) == 0 {
 		return nil
 	}
 	if len(src) > cap(ix.msgSlab)-len(ix.msgSlab) {
 		ix.msgSlab = make([]Message, 0, max(len(src), 1<<12))
 	}
+	if len(ix.listSlab) == cap(ix.listSlab) {
+		ix.listSlab = make([][]Message, 0, 1<<10)
+	}
 	n := len(ix.msgSlab)
 	ix.msgSlab = append(ix.msgSlab, src...)
-	return ix.msgSlab[n : n+len(src) : n+len(src)]
+	ix.listSlab = append(ix.listSlab, ix.msgSlab[n:n+len(src):n+len(src)])
+	return &ix.listSlab[len(ix.listSlab)-1]
 }
 
 // Step runs the index pass for about budget and returns what it found.
@@ -431,8 +438,7 @@ func (ix *Indexer) Run(first, rest time.Duration) (chunks <-chan *Chunk, stop fu
 // stop ends the pass, keeping a partly decoded command with its error.
 func (ix *Indexer) stop(ch *Chunk, ie *IndexError) {
 	if ix.cur != nil && ie != nil && ix.cur.Index == ie.Command {
-		ix.cur.Err = ie
-		ix.finish(ix.cur)
+		ix.finish(ix.cur) // the partly decoded command; Index.ErrAt names its error
 	}
 	ix.cur = nil
 	ch.Err = ie

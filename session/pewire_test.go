@@ -17,7 +17,7 @@ func TestEntityDataAtSample(t *testing.T) {
 	n, stored := 0, 0
 	for i := range ix.Commands {
 		c := &ix.Commands[i]
-		for _, msg := range c.Msgs {
+		for _, msg := range c.Msgs() {
 			if msg.PE == nil {
 				continue
 			}

@@ -35,10 +35,10 @@ type TableChange struct {
 // An update is decoded with the settings of the create that made its table
 // (the id-th create since the last svc_ClearAllStringTables before it).
 func StringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChange, error) {
-	if msg < 0 || msg >= len(c.Msgs) {
+	if msg < 0 || msg >= len(c.Msgs()) {
 		return nil, fmt.Errorf("no message #%d", msg)
 	}
-	body, err := Body(data, c, c.Msgs[msg].Index)
+	body, err := Body(data, c, c.Msgs()[msg].Index)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func StringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChang
 	var entryData []byte
 	var n int
 	ch := &TableChange{}
-	switch c.Msgs[msg].Name {
+	switch c.Msgs()[msg].Name {
 	case "svc_CreateStringTable":
 		if create, err = messages.ParseCreateStringTable(body); err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func StringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChang
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%s is not a string-table message", c.Msgs[msg].Name)
+		return nil, fmt.Errorf("%s is not a string-table message", c.Msgs()[msg].Name)
 	}
 	t := &stringtable.Table{Name: create.Name, UserDataFixed: create.UserDataFixedSize, UserDataSize: create.UserDataSize,
 		UserDataSizeBits: create.UserDataSizeBits, Flags: create.Flags, VarintBitCounts: create.VarintBitCounts}
@@ -118,11 +118,11 @@ func tableCreate(data []byte, ix *Index, cmd, msg, id int) (messages.CreateStrin
 	var creates [][2]int
 	for i := 0; i <= cmd && i < len(ix.Commands); i++ {
 		c := &ix.Commands[i]
-		for j := range c.Msgs {
+		for j := range c.Msgs() {
 			if i == cmd && j >= msg {
 				break
 			}
-			switch c.Msgs[j].Name {
+			switch c.Msgs()[j].Name {
 			case "svc_ClearAllStringTables":
 				creates = creates[:0]
 			case "svc_CreateStringTable":
@@ -135,7 +135,7 @@ func tableCreate(data []byte, ix *Index, cmd, msg, id int) (messages.CreateStrin
 	}
 	at := creates[id]
 	c := &ix.Commands[at[0]]
-	body, err := Body(data, c, c.Msgs[at[1]].Index)
+	body, err := Body(data, c, c.Msgs()[at[1]].Index)
 	if err != nil {
 		return messages.CreateStringTable{}, err
 	}

@@ -15,7 +15,7 @@ func TestStringTableChangesOfTheSample(t *testing.T) {
 	var got []string
 	for i := range ix.Commands {
 		c := &ix.Commands[i]
-		for j, m := range c.Msgs {
+		for j, m := range c.Msgs() {
 			if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 				continue
 			}

@@ -33,10 +33,10 @@ type TableWalk struct {
 // but c, so it may run while the index grows.
 func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a schema.Aliases) (*TableWalk, error) {
 	cmd := c.Index
-	if msg < 0 || msg >= len(c.Msgs) {
+	if msg < 0 || msg >= len(c.Msgs()) {
 		return nil, fmt.Errorf("no message #%d in command #%d", msg, cmd)
 	}
-	m := c.Msgs[msg]
+	m := c.Msgs()[msg]
 	if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 		return nil, fmt.Errorf("%s is not a string-table message", m.Name)
 	}

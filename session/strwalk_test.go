@@ -31,7 +31,7 @@ func TestWalkActiveModifiersJump(t *testing.T) {
 		if c.Tick != 22 {
 			continue
 		}
-		for j, m := range c.Msgs {
+		for j, m := range c.Msgs() {
 			if m.Name != "svc_UpdateStringTable" {
 				continue
 			}
@@ -74,7 +74,7 @@ func TestWalkSample(t *testing.T) {
 	walks := 0
 	for i := range ix.Commands {
 		c := &ix.Commands[i]
-		for j, m := range c.Msgs {
+		for j, m := range c.Msgs() {
 			if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 				continue
 			}

@@ -27,17 +27,17 @@ func TestWireRowsOfTheSample(t *testing.T) {
 	seen := map[string]string{}
 	for i := range ix.Commands {
 		c := &ix.Commands[i]
-		for msg := -1; msg < len(c.Msgs); msg++ {
+		for msg := -1; msg < len(c.Msgs()); msg++ {
 			name := c.Kind.String()
 			if msg >= 0 {
-				name = c.Msgs[msg].Name
+				name = c.Msgs()[msg].Name
 			}
 			body, err := Body(testdata.Sample, c, msg)
 			if err != nil {
 				t.Fatalf("command #%d message %d: %v", c.Index, msg, err)
 			}
-			if msg >= 0 && len(body) != c.Msgs[msg].Size {
-				t.Fatalf("command #%d message %d: %d bytes, the index says %d", c.Index, msg, len(body), c.Msgs[msg].Size)
+			if msg >= 0 && len(body) != c.Msgs()[msg].Size {
+				t.Fatalf("command #%d message %d: %d bytes, the index says %d", c.Index, msg, len(body), c.Msgs()[msg].Size)
 			}
 			rows, err := WireRows(name, body)
 			if err != nil {

@@ -128,7 +128,7 @@ func (m *Model) locate(d *compare.Difference) (session.Ref, locState) {
 	}
 	if i := m.ix.CommandAtTick(int32(d.Tick)); i >= 0 {
 		for ; i < len(m.ix.Commands) && int64(m.ix.Commands[i].Tick) == d.Tick; i++ {
-			for j, msg := range m.ix.Commands[i].Msgs {
+			for j, msg := range m.ix.Commands[i].Msgs() {
 				if msg.PE == nil {
 					continue
 				}

@@ -78,7 +78,7 @@ func (m *Model) framingSection(c *session.Command) views.InspectorSection {
 		text = fmt.Sprintf("%s → %s  (byte %d, %s)", hexBytes(p.Bytes), text, p.Offset, views.Count(p.Len, "byte"))
 		l = append(l, views.InspectorLine{Label: p.Name, Text: text})
 	}
-	body := fmt.Sprintf("starts at byte %d (0x%x), ends before %d", f.BodyOffset, f.BodyOffset, f.BodyOffset+c.Size)
+	body := fmt.Sprintf("starts at byte %d (0x%x), ends before %d", f.BodyOffset, f.BodyOffset, f.BodyOffset+int(c.Size))
 	if c.Compressed {
 		body += ": snappy-compressed, decompressed before it is read"
 	}
@@ -160,8 +160,8 @@ func (m *Model) packetBits(in views.HexBitsInput) (string, views.HexBitsInput, b
 
 // msgName names inner message i of c as the index does.
 func (m *Model) msgName(c *session.Command, i int, typ uint32) string {
-	if i < len(c.Msgs) && c.Msgs[i].Type == typ {
-		return c.Msgs[i].Name
+	if i < len(c.Msgs()) && c.Msgs()[i].Type == typ {
+		return c.Msgs()[i].Name
 	}
 	return fmt.Sprintf("type %d", typ)
 }

@@ -92,9 +92,9 @@ func (m *Model) toggleRow() tea.Cmd {
 func (m *Model) expandable(r tlRow) bool {
 	switch r.kind {
 	case views.RowCommand:
-		return len(m.ix.Commands[r.cmd].Msgs) > 0
+		return len(m.ix.Commands[r.cmd].Msgs()) > 0
 	case views.RowMessage:
-		pe := m.ix.Commands[r.cmd].Msgs[r.msg].PE
+		pe := m.ix.Commands[r.cmd].Msgs()[r.msg].PE
 		return pe != nil && len(pe.Updates) > 0
 	}
 	return false

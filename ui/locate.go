@@ -55,7 +55,7 @@ func (m *Model) locateCmd() tea.Cmd {
 // firstMisaligned is the first misaligned packet-entities message.
 func (m *Model) firstMisaligned() (session.Ref, session.Location, bool) {
 	for ci := range m.ix.Commands {
-		for j, msg := range m.ix.Commands[ci].Msgs {
+		for j, msg := range m.ix.Commands[ci].Msgs() {
 			if msg.PE != nil && msg.PE.Err != nil {
 				at := session.Ref{Cmd: ci, Msg: j, Upd: -1, Field: -1}
 				loc, ok := m.ix.Location(at)

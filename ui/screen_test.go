@@ -112,7 +112,7 @@ func TestScreenGotoTick(t *testing.T) {
 			t.Fatalf("selection %+v is not an update at tick ≥ 100", hs.m.sel)
 		}
 		for i := 0; i < hs.m.sel.Cmd; i++ {
-			if cc := hs.m.ix.Commands[i]; cc.Tick >= 100 && cc.NumUpdates > 0 {
+			if cc := hs.m.ix.Commands[i]; cc.Tick >= 100 && cc.NumUpdates() > 0 {
 				t.Fatalf("command #%d at tick %d comes earlier", i, cc.Tick)
 			}
 		}

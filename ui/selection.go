@@ -52,8 +52,8 @@ func (m *Model) rebuild() {
 		if (len(exp) == 0 || exp[0] != int32(ci)) && (m.filter == nil || !m.eventsShown(ci)) {
 			continue
 		}
-		for mi := range c.Msgs {
-			pe := c.Msgs[mi].PE
+		for mi := range c.Msgs() {
+			pe := c.Msgs()[mi].PE
 			if m.filter != nil && !m.keepsMessage(ci, mi) {
 				continue
 			}
@@ -235,8 +235,8 @@ func (m *Model) flatPos() (k int, exact bool) {
 	c := &m.ix.Commands[m.sel.Cmd]
 	k = c.First
 	if m.sel.Msg >= 0 {
-		for j := 0; j < m.sel.Msg && j < len(c.Msgs); j++ {
-			if pe := c.Msgs[j].PE; pe != nil {
+		for j := 0; j < m.sel.Msg && j < len(c.Msgs()); j++ {
+			if pe := c.Msgs()[j].PE; pe != nil {
 				k = pe.First + len(pe.Updates)
 			}
 		}
@@ -315,8 +315,8 @@ func (m *Model) gotoEntity(e int) tea.Cmd {
 	after, first, before, total := -1, -1, 0, 0
 	for ci := range m.ix.Commands {
 		c := &m.ix.Commands[ci]
-		for j := range c.Msgs {
-			pe := c.Msgs[j].PE
+		for j := range c.Msgs() {
+			pe := c.Msgs()[j].PE
 			if pe == nil {
 				continue
 			}

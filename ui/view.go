@@ -135,15 +135,15 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 	case views.RowCommand:
 		c := &ix.Commands[r.cmd]
 		row := views.TimelineRow{
-			Kind: views.RowCommand, Expandable: len(c.Msgs) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
-			Err: c.Err != nil, Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: c.Size, Zip: c.Compressed, Sev: views.Severity(c.Sev),
+			Kind: views.RowCommand, Expandable: len(c.Msgs()) > 0, Expanded: m.expanded(expKey{r.cmd, -1}),
+			Err: ix.ErrAt(c.Index) != nil, Index: c.Index, Tick: c.Tick, Name: c.Kind.String(), Size: int(c.Size), Zip: c.Compressed, Sev: views.Severity(c.Sev),
 		}
 		if session.NovelCommand(c.Kind) {
 			row.Name = session.NovelMark + row.Name
 		}
 		return row
 	case views.RowMessage:
-		msg := &ix.Commands[r.cmd].Msgs[r.msg]
+		msg := &ix.Commands[r.cmd].Msgs()[r.msg]
 		row := views.TimelineRow{Kind: views.RowMessage, Index: msg.Index, Name: msg.Name, Size: msg.Size}
 		if msg.PE != nil {
 			row.Expandable = len(msg.PE.Updates) > 0
@@ -487,16 +487,16 @@ func (m *Model) summary() []views.InspectorSection {
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
 		{Label: "at", Text: session.Place(m.file.Bytes(), c.Offset)},
-		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(c.Size, "byte"), comp)},
+		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(int(c.Size), "byte"), comp)},
 	}
-	if len(c.Msgs) > 0 {
-		lines = append(lines, views.InspectorLine{Label: "messages", Text: fmt.Sprint(len(c.Msgs))})
+	if len(c.Msgs()) > 0 {
+		lines = append(lines, views.InspectorLine{Label: "messages", Text: fmt.Sprint(len(c.Msgs()))})
 	}
-	if c.NumUpdates > 0 {
-		lines = append(lines, views.InspectorLine{Label: "updates", Text: fmt.Sprint(c.NumUpdates)})
+	if c.NumUpdates() > 0 {
+		lines = append(lines, views.InspectorLine{Label: "updates", Text: fmt.Sprint(c.NumUpdates())})
 	}
-	if c.Err != nil {
-		lines = append(lines, views.InspectorLine{Label: "error", Text: c.Err.Error(), Style: views.LineError})
+	if err := m.ix.ErrAt(c.Index); err != nil {
+		lines = append(lines, views.InspectorLine{Label: "error", Text: err.Error(), Style: views.LineError})
 	}
 	if c.Kind == container.SendTables {
 		if l, ok := m.schemaLine(); ok {
