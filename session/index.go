@@ -20,8 +20,8 @@ import (
 type Command struct {
 	Index      int
 	Offset     int
-	First      int          // index into Index.Updates of this command's first update
-	msgs       *[]Message   // inner messages of a packet, in file order; nil for none
+	First      int        // index into Index.Updates of this command's first update
+	msgs       *[]Message // inner messages of a packet, in file order; nil for none
 	Tick       int32
 	Size       int32
 	Kind       container.Kind
