@@ -11,7 +11,12 @@ import "github.com/dembug/dembug/engine/schema"
 // below. A field the file's classes hold is set only by baselines; one
 // they do not is declared for entities this file has none of.
 func (in *Indexer) SchemaMatch(mt *Matcher, classes []string) (d schema.Declared, holding int) {
-	s := in.Schema()
+	return SchemaMatch(in.Schema(), mt, classes)
+}
+
+// SchemaMatch is Indexer.SchemaMatch over s, the file's schema (nil: no
+// match).
+func SchemaMatch(s *schema.Schema, mt *Matcher, classes []string) (d schema.Declared, holding int) {
 	if s == nil || mt == nil {
 		return schema.Declared{}, 0
 	}

@@ -32,10 +32,10 @@ type inferMsg struct {
 // loop, it decodes from the keyframe before the first misaligned message
 // (File.Infer), with the index pass's values.
 func (m *Model) inferCmd() tea.Cmd {
-	if m.inference != nil || m.in.Schema() == nil {
+	if m.inference != nil || m.schema == nil {
 		return nil
 	}
-	inf := &inference{unknowns: m.in.Schema().Unknowns()}
+	inf := &inference{unknowns: m.schema.Unknowns()}
 	m.inference = inf
 	if len(inf.unknowns) == 0 || !m.misaligned() {
 		if len(m.ix.Values) > 0 && m.note == "" {

@@ -85,6 +85,10 @@ type Model struct {
 	file *session.File // the open file: whatever decodes it again is asked of it
 	ix   *session.Index
 	in   *session.Indexer
+	// schema is the file's schema as far as the index pass has read it,
+	// taken in Update from each chunk (session.Indexer.SchemaSeen): the
+	// screen never asks the pass, which runs on a goroutine of its own.
+	schema *schema.Schema
 	// chunks bring the index pass's results; stopIndex ends it early.
 	chunks    <-chan *session.Chunk
 	stopIndex func()
@@ -369,6 +373,9 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	}
 	had := len(m.ix.Commands)
 	m.ix.Append(msg.ch)
+	if m.schema == nil || m.ix.Done {
+		m.schema = m.in.SchemaSeen(m.ix)
+	}
 	if m.ix.Keyframes != nil && !m.keyframed {
 		m.keyframed = true
 		m.dec.UseKeyframes(m.ix.Keyframes)

@@ -41,7 +41,7 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 		return nil
 	}
 	f := m.promoteField(wi, d)
-	s := m.in.Schema()
+	s := m.schema
 	if f == nil || f.Schema == nil || s == nil {
 		m.setNote("the what-if's field has no schema entry to alias", true)
 		return nil

@@ -82,7 +82,7 @@ func (m *Model) aliasesStatus(wide bool) string {
 // baseline's, or the default); or that only classes the file has no
 // entity of declare it.
 func (m *Model) noMatchNote(q string, mt *session.Matcher, nothing string) string {
-	d, holding := m.in.SchemaMatch(mt, m.ix.Classes)
+	d, holding := session.SchemaMatch(m.schema, mt, m.ix.Classes)
 	switch {
 	case d.Field == "":
 		return nothing

@@ -67,7 +67,7 @@ func (m *Model) cmdAt(off int) int {
 // schemaLine counts the serializers and distinct fields of the file's
 // schema, for DEM_SendTables (nothing until the index pass has read it).
 func (m *Model) schemaLine() (views.InspectorLine, bool) {
-	s := m.in.Schema()
+	s := m.schema
 	if s == nil {
 		return views.InspectorLine{}, false
 	}
