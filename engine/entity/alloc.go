@@ -1,6 +1,10 @@
 package entity
 
-import "github.com/dembug/dembug/engine/decoder"
+import (
+	"unsafe"
+
+	"github.com/dembug/dembug/engine/decoder"
+)
 
 // Nodes with room for few values take it in the same allocation as the
 // node: a create copies each node its fields write below the top level
@@ -56,11 +60,133 @@ func allocNode(l, c int, owner uint32) *Node {
 	default:
 		return &Node{vals: make([]decoder.Value, l, c), owner: owner}
 	}
-	n.owner = owner
+	n.owner, n.blk = owner, blockOf(c)
 	return n
 }
 
-// newEntity returns a zero entity. A full frame's creates (the signon's
+// blockOf is the block a node with room for c values (1 to 32) comes in:
+// 1 node4, 2 node8, 3 node16, 4 node32.
+func blockOf(c int) uint8 {
+	switch {
+	case c <= 4:
+		return 1
+	case c <= 8:
+		return 2
+	case c <= 16:
+		return 3
+	}
+	return 4
+}
+
+// blockVals is the whole of the values n's block holds (n.blk > 0): n is
+// the block's first member.
+func blockVals(n *Node) []decoder.Value {
+	switch n.blk {
+	case 1:
+		return (*node4)(unsafe.Pointer(n)).v[:]
+	case 2:
+		return (*node8)(unsafe.Pointer(n)).v[:]
+	case 3:
+		return (*node16)(unsafe.Pointer(n)).v[:]
+	}
+	return (*node32)(unsafe.Pointer(n)).v[:]
+}
+
+// spares keeps the nodes below deleted entities' top-level nodes, by
+// block, for the nodes creates write below theirs: in a long replay the
+// entities that come and go (creeps, projectiles) wrote most of the
+// decode's garbage there once their top-level nodes were reused
+// (recycle.go). A node is kept with its kid list's storage. A nil spares
+// allocates.
+type spares struct {
+	blocks [5][]*Node      // [0]: nodes with no values in place
+	wide   map[int][]*Node // nodes whose values were allocated apart, by their capacity
+}
+
+// alloc is allocNode(l, c, owner), in a kept node when there is one.
+func (sp *spares) alloc(l, c int, owner uint32) *Node {
+	if sp == nil {
+		return allocNode(l, c, owner)
+	}
+	if c > 32 {
+		if n := sp.takeWide(c, owner); n != nil {
+			n.vals = n.vals[:l]
+			return n
+		}
+		return allocNode(l, c, owner)
+	}
+	b := uint8(0)
+	if c > 0 {
+		b = blockOf(c)
+	}
+	list := sp.blocks[b]
+	if len(list) == 0 {
+		return allocNode(l, c, owner)
+	}
+	n := list[len(list)-1]
+	list[len(list)-1] = nil
+	sp.blocks[b] = list[:len(list)-1]
+	kids := n.kids.nodes[:0]
+	*n = Node{kids: kidList{nodes: kids}, owner: owner, blk: b}
+	if b > 0 {
+		vals := blockVals(n)
+		clear(vals)
+		n.vals = vals[:l:c]
+	}
+	return n
+}
+
+// takeWide is a kept node whose values have capacity c, zeroed and empty,
+// or nil.
+func (sp *spares) takeWide(c int, owner uint32) *Node {
+	if sp == nil {
+		return nil
+	}
+	list := sp.wide[c]
+	if len(list) == 0 {
+		return nil
+	}
+	n := list[len(list)-1]
+	list[len(list)-1] = nil
+	sp.wide[c] = list[:len(list)-1]
+	vals := n.vals[:c]
+	clear(vals)
+	*n = Node{vals: vals[:0], kids: kidList{nodes: n.kids.nodes[:0]}, owner: owner}
+	return n
+}
+
+// release keeps n and every node below it that owner alone wrote. Nodes
+// shared with the baseline or a snapshot carry another owner and stay.
+func (sp *spares) release(n *Node, owner uint32) {
+	if n == nil || n.owner != owner || n.ov != nil {
+		return
+	}
+	sp.releaseKids(n, owner)
+	clear(n.kids.nodes)
+	n.far = nil
+	switch c := cap(n.vals); {
+	case n.blk > 0 || c == 0:
+		sp.blocks[n.blk] = append(sp.blocks[n.blk], n)
+	case c > 32:
+		if sp.wide == nil {
+			sp.wide = map[int][]*Node{}
+		}
+		sp.wide[c] = append(sp.wide[c], n)
+	}
+}
+
+// releaseKids releases the nodes below n.
+func (sp *spares) releaseKids(n *Node, owner uint32) {
+	for _, k := range n.kids.nodes {
+		sp.release(k, owner)
+	}
+	for _, f := range n.far {
+		sp.release(f.kid, owner)
+	}
+}
+
+// newEntity returns a zero entity: outside a full frame, a deleted one
+// recycle kept when there is one (recycle.go). A full frame's creates (the signon's
 // hundreds) are cut from blocks of entityBlock: one allocation for many,
 // and they are the long-lived entities, so a block is not kept for a few
 // survivors. A table applies one full frame (the rest are skipped), so the
@@ -68,6 +194,9 @@ func allocNode(l, c int, owner uint32) *Node {
 // alone.
 func (t *Table) newEntity(fullFrame bool) *Entity {
 	if !fullFrame {
+		if e := t.reuseEntity(); e != nil {
+			return e
+		}
 		return &Entity{}
 	}
 	if len(t.entBlock) == cap(t.entBlock) {

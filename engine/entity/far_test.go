@@ -14,8 +14,8 @@ func TestFarSlots(t *testing.T) {
 	*n.slot(3) = decoder.Uint(3)
 	*n.slot(16383) = decoder.Uint(16383)
 	*n.slot(300) = decoder.Uint(300)
-	n.kid(20000, 4, o1).slot(2)
-	*n.kid(20000, 4, o1).slot(2) = decoder.Uint(7)
+	n.kid(20000, 4, o1, nil).slot(2)
+	*n.kid(20000, 4, o1, nil).slot(2) = decoder.Uint(7)
 	if len(n.vals) > 4 || cap(n.vals) > DenseSlots {
 		t.Fatalf("%d values in place (capacity %d) for slots 3, 300 and 16383", len(n.vals), cap(n.vals))
 	}
@@ -37,7 +37,7 @@ func TestFarSlots(t *testing.T) {
 	}
 	c := n.cowCopy(o2)
 	*c.slot(16383) = decoder.Uint(1)
-	*c.kid(20000, 4, o2).slot(2) = decoder.Uint(1)
+	*c.kid(20000, 4, o2, nil).slot(2) = decoder.Uint(1)
 	if n.Get(16383).U != 16383 || n.Kid(20000).Get(2).U != 7 {
 		t.Error("writing a copy changed the original's far slots")
 	}

@@ -65,6 +65,17 @@ func (l *kidList) copied() kidList {
 	return kidList{has: l.has, nodes: append([]*Node(nil), l.nodes...)}
 }
 
+// copiedInto is copied, in buf's storage when it has the room.
+func (l *kidList) copiedInto(buf []*Node) kidList {
+	if len(l.nodes) == 0 {
+		return kidList{nodes: buf[:0]}
+	}
+	if cap(buf) < len(l.nodes) {
+		return l.copied()
+	}
+	return kidList{has: l.has, nodes: append(buf[:0], l.nodes...)}
+}
+
 // each calls fn with the position, the slot and the node of every node,
 // in slot order.
 func (l *kidList) each(fn func(p, i int, k *Node)) {

@@ -269,7 +269,7 @@ func (t *Table) remember(e *Entity, r *bitio.Reader, pathStart uint, stale int, 
 		if !missed && !record {
 			return
 		}
-		s = &memoSet{owner: e.owner}
+		s = t.newMemoSet(e.owner)
 		e.memos = s
 	}
 	slot := stale

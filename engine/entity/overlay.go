@@ -113,10 +113,10 @@ func (n *Node) ovSlot(i int32) *decoder.Value {
 }
 
 // ovKid is kid for an overlay node.
-func (n *Node) ovKid(i int32, size int, owner uint32) *Node {
+func (n *Node) ovKid(i int32, size int, owner uint32, sp *spares) *Node {
 	if i >= DenseSlots {
 		n.materialize()
-		return n.kid(i, size, owner)
+		return n.kid(i, size, owner, sp)
 	}
 	at := n.kids.ref(i)
 	if *at == nil {
@@ -124,9 +124,9 @@ func (n *Node) ovKid(i int32, size int, owner uint32) *Node {
 		// nested classes of a few fields), as overlays they cost more
 		// allocations than the bytes they save.
 		if b := n.ov.base.Kid(int(i)); b != nil {
-			*at = b.cowCopy(owner)
+			*at = b.cowCopyIn(owner, sp)
 		} else {
-			*at = newNode(size, owner)
+			*at = sp.alloc(0, min(size, DenseSlots), owner)
 			noteAlloc(cap((*at).vals) * valueSize)
 		}
 	}

@@ -18,7 +18,7 @@ func TestOverlayWritesLikeACopy(t *testing.T) {
 			*base.slot(rapid.Int32Range(0, 39).Draw(t, "baseSlot")) = decoder.Uint(rapid.Uint64Range(1, 9).Draw(t, "baseVal"))
 		}
 		for range rapid.IntRange(0, 4).Draw(t, "baseKids") {
-			*base.kid(rapid.Int32Range(0, 39).Draw(t, "baseKid"), 4, 0).slot(rapid.Int32Range(0, 5).Draw(t, "baseKidSlot")) = decoder.Uint(7)
+			*base.kid(rapid.Int32Range(0, 39).Draw(t, "baseKid"), 4, 0, nil).slot(rapid.Int32Range(0, 5).Draw(t, "baseKidSlot")) = decoder.Uint(7)
 		}
 		before := base.Clone()
 		owner := newOwner()
@@ -33,8 +33,8 @@ func TestOverlayWritesLikeACopy(t *testing.T) {
 			if rapid.Bool().Draw(t, "toKid") {
 				i := rapid.Int32Range(0, 45).Draw(t, "kid")
 				j := rapid.Int32Range(0, 6).Draw(t, "kidSlot")
-				*ov.kid(i, 4, owner).slot(j) = v
-				*cp.kid(i, 4, owner).slot(j) = v
+				*ov.kid(i, 4, owner, nil).slot(j) = v
+				*cp.kid(i, 4, owner, nil).slot(j) = v
 			} else {
 				i := rapid.SampledFrom([]int32{0, 1, 5, 20, 39, 44, DenseSlots - 1, DenseSlots + 3}).Draw(t, "slot")
 				a, b := ov.slot(i), cp.slot(i)

@@ -32,6 +32,37 @@ func (t *Table) recycle(e *Entity) {
 	}
 	t.free[id] = append(t.free[id], n)
 	t.freeBytes += nodeBytes(n)
+	t.dead = append(t.dead, e)
+}
+
+// reuseEntity is a deleted entity whose node recycle kept, zeroed for a
+// create, or nil; its memo set is kept for the next entity that needs one.
+func (t *Table) reuseEntity() *Entity {
+	if len(t.dead) == 0 {
+		return nil
+	}
+	e := t.dead[len(t.dead)-1]
+	t.dead[len(t.dead)-1] = nil
+	t.dead = t.dead[:len(t.dead)-1]
+	if e.memos != nil {
+		t.spareMemos = append(t.spareMemos, e.memos)
+	}
+	*e = Entity{}
+	return e
+}
+
+// newMemoSet is an empty memo set for owner, one a deleted entity had
+// when there is one.
+func (t *Table) newMemoSet(owner uint32) *memoSet {
+	if len(t.spareMemos) == 0 {
+		return &memoSet{owner: owner}
+	}
+	s := t.spareMemos[len(t.spareMemos)-1]
+	t.spareMemos[len(t.spareMemos)-1] = nil
+	t.spareMemos = t.spareMemos[:len(t.spareMemos)-1]
+	s.clear(owner)
+	s.last, s.clock = 0, 0
+	return s
 }
 
 // cowCopy is n.cowCopy(owner), in a node of class c that recycle kept
@@ -51,6 +82,7 @@ func (t *Table) cowCopy(c *Class, n *Node, owner uint32) *Node {
 	l[len(l)-1] = nil
 	t.free[c.ID] = l[:len(l)-1]
 	t.freeBytes -= nodeBytes(m)
+	t.spare.releaseKids(m, m.owner) // the deleted entity's: no one reads them now
 	m.refill(n, owner)
 	return m
 }

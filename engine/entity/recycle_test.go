@@ -17,14 +17,14 @@ func TestRecycledNodeIsAFreshCopy(t *testing.T) {
 	for i := range int32(4) {
 		*base.slot(i) = decoder.Uint(uint64(i + 1))
 	}
-	*base.kid(5, 2, 0).slot(1) = decoder.Uint(50)
+	*base.kid(5, 2, 0, nil).slot(1) = decoder.Uint(50)
 
 	e := &Entity{Class: c, owner: newOwner()}
 	e.State = tb.cowCopy(c, base, e.owner)
 	*e.State.slot(2) = decoder.Uint(99)
 	*e.State.slot(9) = decoder.Uint(9)
-	*e.State.kid(5, 2, e.owner).slot(0) = decoder.Uint(7)
-	*e.State.kid(8, 2, e.owner).slot(1) = decoder.Uint(8)
+	*e.State.kid(5, 2, e.owner, nil).slot(0) = decoder.Uint(7)
+	*e.State.kid(8, 2, e.owner, nil).slot(1) = decoder.Uint(8)
 	old := e.State
 	tb.recycle(e)
 
@@ -63,5 +63,49 @@ func TestRecycledNodeIsAFreshCopy(t *testing.T) {
 	}
 	if shared.Get(1).U != 11 {
 		t.Fatal("a shared node changed")
+	}
+}
+
+// The nodes a deleted entity wrote below its top level are kept once its
+// top-level node is reused, and come back zeroed, with the room asked for,
+// as the nodes a later create writes below its own; a node the baseline
+// or another owner holds is never kept.
+func TestRecycledKidsComeBackZeroed(t *testing.T) {
+	tb := NewTable()
+	c := &Class{ID: 3, Name: "C"}
+	base := newNode(10, 0)
+	*base.kid(5, 2, 0, nil).slot(1) = decoder.Uint(50)
+
+	e := &Entity{Class: c, owner: newOwner()}
+	e.State = tb.cowCopy(c, base, e.owner)
+	*e.State.kid(5, 2, e.owner, &tb.spare).slot(0) = decoder.Uint(7) // a copy of the baseline's
+	small := e.State.kid(8, 3, e.owner, &tb.spare)
+	*small.slot(2) = decoder.Uint(8)
+	wide := e.State.kid(9, 40, e.owner, &tb.spare)
+	*wide.slot(39) = decoder.Uint(9)
+	copied := e.State.Kid(5)
+	tb.recycle(e)
+	if got := tb.reuseEntity(); got != e || got.State != nil || got.owner != 0 {
+		t.Fatal("the deleted entity was not handed back zeroed")
+	}
+
+	owner := newOwner()
+	n := tb.cowCopy(c, base, owner)
+	if n.Kid(5) != base.Kid(5) || base.Kid(5).Get(1).U != 50 || base.Kid(5).Get(0).Kind != decoder.KindNone {
+		t.Fatal("the baseline's node was touched")
+	}
+	k := n.kid(7, 4, owner, &tb.spare)
+	if k != small && k != copied {
+		t.Fatal("a kept node was not reused")
+	}
+	if len(k.vals) != 0 || cap(k.vals) != 4 || k.Get(2).Kind != decoder.KindNone || k.Get(0).Kind != decoder.KindNone || k.KidLen() != 0 {
+		t.Fatalf("a reused node holds %d values of room %d, slot 2 %v", len(k.vals), cap(k.vals), k.Get(2))
+	}
+	if *k.slot(3) = decoder.Uint(1); k.Get(3).U != 1 || len(k.vals) != 4 {
+		t.Fatal("a reused node does not take writes")
+	}
+	w := n.kid(6, 40, owner, &tb.spare)
+	if w != wide || len(w.vals) != 0 || cap(w.vals) != 40 || w.Get(39).Kind != decoder.KindNone {
+		t.Fatal("the wide node was not reused zeroed")
 	}
 }

@@ -37,6 +37,7 @@ type Node struct {
 	far   farList  // slots at or past DenseSlots (kids.go)
 	ov    *overlay // a full frame's create's writes over its baseline (overlay.go)
 	owner uint32
+	blk   uint8 // the block its values came in (alloc.go), for spares
 }
 
 // farSlot is a slot at or past DenseSlots: its value (whose address stays
@@ -55,7 +56,10 @@ func newNode(size int, owner uint32) *Node {
 
 // cowCopy is a writable copy of n for owner: values copied, children shared
 // until written.
-func (n *Node) cowCopy(owner uint32) *Node {
+func (n *Node) cowCopy(owner uint32) *Node { return n.cowCopyIn(owner, nil) }
+
+// cowCopyIn is cowCopy in a node sp keeps when it has one (nil: a new one).
+func (n *Node) cowCopyIn(owner uint32, sp *spares) *Node {
 	if n.ov != nil {
 		// The overlay made whole in a new node: whole reads n's lists and
 		// makes new ones.
@@ -72,15 +76,20 @@ func (n *Node) cowCopy(owner uint32) *Node {
 		// for a full node: makeslicecopy clears the spare room itself,
 		// touching pages a fresh span would have left untouched (a crafted
 		// node with room for 60,000 values and a few set).
-		src := n.vals
-		vals := make([]decoder.Value, l)
-		copy(vals, src)
-		c = &Node{vals: vals, owner: owner}
+		if c = sp.takeWide(room, owner); c != nil {
+			c.vals = c.vals[:l]
+			copy(c.vals, n.vals)
+		} else {
+			src := n.vals
+			vals := make([]decoder.Value, l)
+			copy(vals, src)
+			c = &Node{vals: vals, owner: owner}
+		}
 	} else {
-		c = allocNode(l, room, owner)
+		c = sp.alloc(l, room, owner)
 		copy(c.vals, n.vals)
 	}
-	c.kids = n.kids.copied()
+	c.kids = n.kids.copiedInto(c.kids.nodes)
 	c.far = n.far.copied()
 	noteAlloc(len(c.vals)*valueSize + len(c.kids.nodes)*8 + len(c.far)*farSize)
 	return c
@@ -217,9 +226,9 @@ func growVals(v []decoder.Value, n int) []decoder.Value {
 
 // kid returns a node below slot i that owner may write, creating it or
 // copying a shared one.
-func (n *Node) kid(i int32, size int, owner uint32) *Node {
+func (n *Node) kid(i int32, size int, owner uint32, sp *spares) *Node {
 	if n.ov != nil {
-		return n.ovKid(i, size, owner)
+		return n.ovKid(i, size, owner, sp)
 	}
 	var at **Node
 	if i >= DenseSlots {
@@ -229,11 +238,11 @@ func (n *Node) kid(i int32, size int, owner uint32) *Node {
 	}
 	k := *at
 	if k == nil {
-		k = newNode(size, owner)
+		k = sp.alloc(0, min(size, DenseSlots), owner)
 		noteAlloc(cap(k.vals) * valueSize)
 		*at = k
 	} else if k.owner != owner {
-		k = k.cowCopy(owner)
+		k = k.cowCopyIn(owner, sp)
 		*at = k
 	}
 	return k
@@ -275,7 +284,7 @@ func (n *Node) Edit(edits func(set func(path []int32, v decoder.Value))) *Node {
 			if i < 0 || at.Kid(int(i)) == nil {
 				return // nothing below: the path was never written
 			}
-			at = at.kid(i, 0, owner)
+			at = at.kid(i, 0, owner, nil)
 		}
 		if i := path[len(path)-1]; i >= 0 {
 			*at.slot(i) = v
@@ -316,11 +325,11 @@ type PathError struct {
 func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
 
 // resolve walks serializer and state together along p.
-// node must be writable by owner. With strict (what-if decodes) an element
+// node must be writable by owner; new nodes come from sp. With strict (what-if decodes) an element
 // at or past its variable array's length is refused: Valve sends a longer
 // length before the new elements, so such a path was read from the wrong
 // bits.
-func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32, strict bool) (target, error) {
+func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32, sp *spares, strict bool) (target, error) {
 	for i := 0; ; i++ {
 		hot := ser.Hot()
 		idx := p.Idx[i]
@@ -342,7 +351,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= h.Count {
 				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count), ser.Fields[idx]}
 			}
-			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner), slot: k, bound: min(h.Count, DenseSlots)}, nil
+			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner, sp), slot: k, bound: min(h.Count, DenseSlots)}, nil
 		case schema.FixedTable:
 			if i == p.Last {
 				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
@@ -351,7 +360,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if h.Poly {
 				next = ser.Fields[idx].Nested(node.Get(int(idx)))
 			}
-			ser, node = next, node.kid(idx, len(next.Fields), owner)
+			ser, node = next, node.kid(idx, len(next.Fields), owner, sp)
 		case schema.VariableArray:
 			if i == p.Last {
 				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
@@ -372,7 +381,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			if k >= DenseSlots {
 				size = 0 // an element kept on its own: no room needed
 			}
-			return target{dec: h.Elem, node: node.kid(idx, size, owner), slot: k, bound: min(MaxArrayLen, DenseSlots)}, nil
+			return target{dec: h.Elem, node: node.kid(idx, size, owner, sp), slot: k, bound: min(MaxArrayLen, DenseSlots)}, nil
 		case schema.VariableTable:
 			if i == p.Last {
 				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
@@ -390,7 +399,7 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 				}
 			}
 			// The elements' node holds only nodes below it, no values.
-			ser, node = h.Sub, node.kid(idx, 0, owner).kid(k, len(h.Sub.Fields), owner)
+			ser, node = h.Sub, node.kid(idx, 0, owner, sp).kid(k, len(h.Sub.Fields), owner, sp)
 			i++
 		}
 	}

@@ -113,6 +113,9 @@ type Table struct {
 	br         bitio.Reader
 	free       [][]*Node // by class id: deleted entities' top-level nodes (recycle.go)
 	freeBytes  int
+	spare      spares     // the nodes below them, once a create reuses one (recycle.go)
+	dead       []*Entity  // the entities whose nodes free keeps, for creates to reuse
+	spareMemos []*memoSet // their memo sets, for entities that need one
 }
 
 // NewTable returns an empty table.
@@ -726,7 +729,7 @@ func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint3
 			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
 		} else {
 			var err error
-			if tg, err = resolve(ser, state, p, owner, t.whatIf != nil); err != nil {
+			if tg, err = resolve(ser, state, p, owner, &t.spare, t.whatIf != nil); err != nil {
 				return i, err
 			}
 		}
