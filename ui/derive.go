@@ -21,9 +21,10 @@ func (m *Model) derive() {
 		key, of, upd := m.wiRowKey, m.wiPairsFor, m.wiPairsUpd
 		m.wiRow(wi)
 		if key != m.wiRowKey || of != m.wiPairsFor || upd != m.wiPairsUpd {
-			m.cache.inspKey.drop() // drawn, if at all, before the pairs were
+			m.cache.inspKey.drop() // made, if at all, before the pairs were
 		}
 	}
+	m.derivePanes()
 }
 
 // wireTarget is the selected command body or inner message whose wire

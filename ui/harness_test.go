@@ -90,8 +90,11 @@ func (hs *harness) send(msg tea.Msg) {
 }
 
 // run executes commands (and the commands their messages start) until
-// none is left.
+// none is left, then derives what the panes show, as Update does after
+// each message: a test that called a model method itself (jump, say)
+// sees the screen the program would.
 func (hs *harness) run(cmd tea.Cmd) {
+	defer hs.m.derive()
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -142,8 +145,10 @@ func (hs *harness) typ(s string) {
 	}
 }
 
-// screen is the view's content.
+// screen is the view's content, derived again first for a test that set
+// the model's state itself.
 func (hs *harness) screen() string {
+	hs.m.derive()
 	v := hs.m.View()
 	return v.Content
 }
@@ -164,6 +169,7 @@ func offsetOf(bit uint) string { return bitio.Offset(bit) }
 
 // inspectorText is the inspector's text laid out without wrapping.
 func inspectorText(hs *harness) string {
+	hs.m.derive()
 	_, body := hs.m.inspectorPane(400, 400)
 	return body
 }

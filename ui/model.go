@@ -220,7 +220,11 @@ type viewCache struct {
 	entRows   []views.EntityRow
 	entAt     map[fieldpath.Path]int
 	inspKey   memo[inspKey]
-	insp      []views.InspectorSection
+	insp      []views.InspectorSection // the selected field's or update's (inspKey)
+	// inspTitle and secs are the inspector's title and every section it
+	// shows, derived after each Update (deriveInspector).
+	inspTitle string
+	secs      []views.InspectorSection
 	wireKey   memo[session.Ref] // the message (Msg -1: the command body)
 	wire      []views.WireLine
 	wireNote  string
