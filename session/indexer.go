@@ -54,6 +54,12 @@ const (
 	KeyframeBudget   = 112 << 20
 )
 
+// chunkCommands bounds the commands of one chunk, whatever its time
+// budget: the pass runs a few chunks ahead of the screen, and in a file of
+// millions of tiny commands a chunk of a 100 ms budget held a million of
+// them, several chunks of which waited at once.
+const chunkCommands = 1 << 16
+
 // Indexer runs the index pass in chunks. Only one goroutine uses it at a
 // time: the next chunk is requested after the previous one arrived.
 //
@@ -392,7 +398,7 @@ func (ix *Indexer) Step(budget time.Duration) *Chunk {
 			return true
 		}
 		ix.ks.Observe(ix.r)
-		return false
+		return len(ix.out) >= chunkCommands
 	})
 	if panicked != nil {
 		cmd, off := -1, 0
@@ -458,7 +464,7 @@ func (ix *Indexer) flush(ch *Chunk) {
 	// The next chunk's list at about this one's length (grown by doubling,
 	// it would be copied and dropped as often as it doubles), up to a few
 	// MiB: a file of millions of tiny commands makes chunks of millions.
-	ch.Commands, ix.out = ix.out, make([]Command, 0, min(len(ix.out)+len(ix.out)/4, 1<<16))
+	ch.Commands, ix.out = ix.out, make([]Command, 0, min(len(ix.out)+len(ix.out)/4, chunkCommands))
 	ch.Classes, ix.fresh = ix.fresh, nil
 	ch.Events, ix.evOut = ix.evOut, nil
 	ch.Keyframes = ix.ks

@@ -63,10 +63,10 @@ func (m *Model) rowTick(r tlRow) (int32, bool) {
 // cursorTick is the tick the timeline's cursor is at; on the end's rows,
 // the last command's.
 func (m *Model) cursorTick() (int32, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.cursor < 0 || m.cursor >= m.rows.Len() {
 		return 0, false
 	}
-	r := m.rows[m.cursor]
+	r := m.rows.At(m.cursor)
 	if isEnd(r.kind) && len(m.ix.Commands) > 0 {
 		t := m.ix.Commands[len(m.ix.Commands)-1].Tick
 		return t, t >= 0
@@ -230,10 +230,10 @@ func (m *Model) markWindowRows(vr []views.TimelineRow, top int) {
 		return
 	}
 	in := func(i int) bool {
-		if i < 0 || i >= len(m.rows) {
+		if i < 0 || i >= m.rows.Len() {
 			return false
 		}
-		t, ok := m.rowTick(m.rows[i])
+		t, ok := m.rowTick(m.rows.At(i))
 		return ok && t >= lo && t <= hi
 	}
 	for i := range vr {

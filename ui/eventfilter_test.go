@@ -55,7 +55,7 @@ func TestFilterByEventName(t *testing.T) {
 		t.Errorf("selection %+v is not the first weapon_fire", hs.m.sel)
 	}
 	events := 0
-	for _, r := range hs.m.rows {
+	for _, r := range hs.m.rows.rows() {
 		switch r.kind {
 		case views.RowMessage:
 			msg := hs.m.ix.Msg(int(r.cmd), int(r.msg))
@@ -96,14 +96,14 @@ func TestFilterByEventName(t *testing.T) {
 
 	// A packet of kept events collapses and expands again.
 	hs.run(hs.m.reveal(session.Ref{Cmd: int(fires[0].Cmd), Msg: -1, Upd: -1, Field: -1}))
-	n := len(hs.m.rows)
+	n := hs.m.rows.Len()
 	hs.keys("enter")
-	if len(hs.m.rows) >= n {
-		t.Errorf("enter on a packet of kept events: %d rows, was %d", len(hs.m.rows), n)
+	if hs.m.rows.Len() >= n {
+		t.Errorf("enter on a packet of kept events: %d rows, was %d", hs.m.rows.Len(), n)
 	}
 	hs.keys("enter")
-	if len(hs.m.rows) != n {
-		t.Errorf("enter again: %d rows, want %d", len(hs.m.rows), n)
+	if hs.m.rows.Len() != n {
+		t.Errorf("enter again: %d rows, want %d", hs.m.rows.Len(), n)
 	}
 
 	hs.keys("esc")
@@ -130,7 +130,7 @@ func TestFilterEventsAndUpdates(t *testing.T) {
 		t.Errorf("note %q", hs.m.note)
 	}
 	var upd, ev bool
-	for _, r := range hs.m.rows {
+	for _, r := range hs.m.rows.rows() {
 		upd = upd || r.kind == views.RowUpdate
 		if r.kind == views.RowMessage {
 			msg := hs.m.ix.Msg(int(r.cmd), int(r.msg))
@@ -185,7 +185,7 @@ func TestSearchEventName(t *testing.T) {
 	if hs.m.filter != nil || selectedEvent(hs) == nil || selectedEvent(hs).Label != "item_pickup" || !strings.Contains(hs.m.note, "filter cleared to show it") {
 		t.Errorf("/ enter under a filter of weapon_fire: filter %v, note %q", hs.m.filter != nil, hs.m.note)
 	}
-	if hs.m.rows[hs.m.cursor].kind != views.RowMessage {
+	if hs.m.rows.At(hs.m.cursor).kind != views.RowMessage {
 		t.Errorf("the cursor is not on the event's row")
 	}
 }

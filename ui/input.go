@@ -34,14 +34,14 @@ func (m *Model) follow() {
 	} else if m.cursor >= m.tlTop+h {
 		m.tlTop = m.cursor - h + 1
 	}
-	m.tlTop = max(0, min(m.tlTop, len(m.rows)-h))
+	m.tlTop = max(0, min(m.tlTop, m.rows.Len()-h))
 }
 
 func (m *Model) moveCursor(to int) tea.Cmd {
-	if len(m.rows) == 0 {
+	if m.rows.Len() == 0 {
 		return nil
 	}
-	to = clamp(to, 0, len(m.rows)-1)
+	to = clamp(to, 0, m.rows.Len()-1)
 	if to == m.cursor {
 		return nil
 	}
@@ -70,10 +70,10 @@ func (m *Model) cycleFocus(dir int) {
 }
 
 func (m *Model) toggleRow() tea.Cmd {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.cursor < 0 || m.cursor >= m.rows.Len() {
 		return nil
 	}
-	r := m.rows[m.cursor]
+	r := m.rows.At(m.cursor)
 	if r.kind == views.RowUpdate || isEnd(r.kind) {
 		return nil
 	}
@@ -101,16 +101,16 @@ func (m *Model) expandable(r tlRow) bool {
 }
 
 func (m *Model) timelineLeft() tea.Cmd {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.cursor < 0 || m.cursor >= m.rows.Len() {
 		return nil
 	}
-	r := m.rows[m.cursor]
+	r := m.rows.At(m.cursor)
 	if r.kind != views.RowUpdate && !isEnd(r.kind) && m.expanded(expKey{r.cmd, r.msg}) {
 		return m.toggleRow()
 	}
 	// Go to the parent row.
 	for i := m.cursor - 1; i >= 0; i-- {
-		p := m.rows[i]
+		p := m.rows.At(i)
 		if (r.kind == views.RowUpdate && p.kind == views.RowMessage) || (r.kind == views.RowMessage && p.kind == views.RowCommand) {
 			return m.moveCursor(i)
 		}
@@ -119,10 +119,10 @@ func (m *Model) timelineLeft() tea.Cmd {
 }
 
 func (m *Model) timelineRight() tea.Cmd {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.cursor < 0 || m.cursor >= m.rows.Len() {
 		return nil
 	}
-	r := m.rows[m.cursor]
+	r := m.rows.At(m.cursor)
 	if !m.expandable(r) {
 		if r.kind == views.RowUpdate {
 			m.focus, m.lastA = paneFields, paneFields
@@ -296,7 +296,7 @@ func (m *Model) scrollPane(p pane, delta int) tea.Cmd {
 	switch p {
 	case paneTimeline:
 		if delta <= -1<<30 || delta >= 1<<30 {
-			return m.moveCursor(clamp(delta, -1, len(m.rows)))
+			return m.moveCursor(clamp(delta, -1, m.rows.Len()))
 		}
 		return m.moveCursor(m.cursor + delta)
 	case paneFields, paneBits:
@@ -364,8 +364,8 @@ func (m *Model) onClick(msg tea.MouseClickMsg) tea.Cmd {
 		switch p {
 		case paneTimeline:
 			n := max(0, r.h-3)
-			top := clamp(m.tlTop, 0, max(0, len(m.rows)-n))
-			if i := top + row; row < n && i < len(m.rows) {
+			top := clamp(m.tlTop, 0, max(0, m.rows.Len()-n))
+			if i := top + row; row < n && i < m.rows.Len() {
 				return m.moveCursor(i)
 			}
 		case paneFields:

@@ -104,7 +104,7 @@ type Model struct {
 	input        string
 
 	// Timeline.
-	rows        []tlRow
+	rows        rowList
 	cursor      int
 	tlTop       int
 	userExp     map[expKey]bool
@@ -386,7 +386,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	}
 	m.spin++
 	m.appendRows(had)
-	if had == 0 && len(m.rows) > 0 && m.sel == session.None {
+	if had == 0 && m.rows.Len() > 0 && m.sel == session.None {
 		m.cursor = 0
 		m.selFromRow()
 	}

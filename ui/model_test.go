@@ -171,7 +171,7 @@ func TestPacketsEntityFilterAndExpand(t *testing.T) {
 			t.Fatalf("n under a filter reached %+v, which does not match", hs.m.sel)
 		}
 	}
-	for _, r := range hs.m.rows {
+	for _, r := range hs.m.rows.rows() {
 		if r.kind == views.RowUpdate && !hs.m.filterUpd[ix.FlatOf(session.Ref{Cmd: int(r.cmd), Msg: int(r.msg), Upd: int(r.upd)})] {
 			t.Fatalf("filtered timeline shows a non-matching update %+v", r)
 		}
@@ -183,16 +183,16 @@ func TestPacketsEntityFilterAndExpand(t *testing.T) {
 
 	// enter on a collapsed packet expands it; again collapses it.
 	hs.keys("home")
-	for hs.m.cursor < len(hs.m.rows) && !hs.m.expandable(hs.m.rows[hs.m.cursor]) {
+	for hs.m.cursor < hs.m.rows.Len() && !hs.m.expandable(hs.m.rows.At(hs.m.cursor)) {
 		hs.keys("j")
 	}
-	n := len(hs.m.rows)
+	n := hs.m.rows.Len()
 	hs.keys("enter")
-	if len(hs.m.rows) <= n {
+	if hs.m.rows.Len() <= n {
 		t.Fatal("enter did not expand")
 	}
 	hs.keys("enter")
-	if len(hs.m.rows) != n {
+	if hs.m.rows.Len() != n {
 		t.Fatal("enter did not collapse")
 	}
 
@@ -224,9 +224,9 @@ func TestStaleResultsAreDropped(t *testing.T) {
 		t.Fatalf("detail is %+v, want command %d", hs.m.detail, b.Cmd)
 	}
 	// A stale index chunk is ignored too.
-	rows := len(hs.m.rows)
+	rows := hs.m.rows.Len()
 	hs.m.Update(indexMsg{gen: hs.m.jobs.reopened().now(jobFile), ch: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
-	if len(hs.m.rows) != rows || len(ix.Commands) == 999 {
+	if hs.m.rows.Len() != rows || len(ix.Commands) == 999 {
 		t.Fatal("stale index chunk applied")
 	}
 }
@@ -294,7 +294,7 @@ func TestTruncatedFile(t *testing.T) {
 	if ix.NumUpdates() == 0 {
 		t.Fatal("nothing decoded before the break")
 	}
-	if last := hs.m.rows[len(hs.m.rows)-1]; last.kind != views.RowError {
+	if last := hs.m.rows.At(hs.m.rows.Len()-1); last.kind != views.RowError {
 		t.Fatal("timeline does not end with the error row")
 	}
 	hs.keys("end")
@@ -400,14 +400,14 @@ func TestRowsGrownByChunks(t *testing.T) {
 	if !hs.m.ix.Done || len(hs.m.ix.Commands) < 100 {
 		t.Fatalf("index: done %v, %d commands", hs.m.ix.Done, len(hs.m.ix.Commands))
 	}
-	grown := append([]tlRow(nil), hs.m.rows...)
+	grown := hs.m.rows.rows()
 	hs.m.rebuild()
-	if len(grown) != len(hs.m.rows) {
-		t.Fatalf("%d rows grown, %d listed", len(grown), len(hs.m.rows))
+	if len(grown) != hs.m.rows.Len() {
+		t.Fatalf("%d rows grown, %d listed", len(grown), hs.m.rows.Len())
 	}
 	for i := range grown {
-		if grown[i] != hs.m.rows[i] {
-			t.Fatalf("row %d: grown %+v, listed %+v", i, grown[i], hs.m.rows[i])
+		if grown[i] != hs.m.rows.At(i) {
+			t.Fatalf("row %d: grown %+v, listed %+v", i, grown[i], hs.m.rows.At(i))
 		}
 	}
 }

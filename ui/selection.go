@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,7 +25,8 @@ func (m *Model) expanded(k expKey) bool {
 // selection.
 func (m *Model) rebuild() {
 	ix := m.ix
-	rows := m.rows[:0]
+	rows := &m.rows
+	rows.reset()
 	// The expanded commands, in order: a few, against hundreds of
 	// thousands of commands in a long replay.
 	var exp []int32
@@ -43,7 +43,7 @@ func (m *Model) rebuild() {
 			continue
 		}
 		c := &ix.Commands[ci]
-		rows = append(rows, tlRow{views.RowCommand, int32(ci), -1, -1})
+		rows.add(tlRow{views.RowCommand, int32(ci), -1, -1})
 		for len(exp) > 0 && exp[0] < int32(ci) {
 			exp = exp[1:]
 		}
@@ -57,7 +57,7 @@ func (m *Model) rebuild() {
 			if m.filter != nil && !m.keepsMessage(ci, mi) {
 				continue
 			}
-			rows = append(rows, tlRow{views.RowMessage, int32(ci), int32(mi), -1})
+			rows.add(tlRow{views.RowMessage, int32(ci), int32(mi), -1})
 			if pe == nil || !m.expanded(expKey{int32(ci), int32(mi)}) {
 				continue
 			}
@@ -65,11 +65,11 @@ func (m *Model) rebuild() {
 				if m.filter != nil && !m.filterUpd[pe.First+ui] {
 					continue
 				}
-				rows = append(rows, tlRow{views.RowUpdate, int32(ci), int32(mi), int32(ui)})
+				rows.add(tlRow{views.RowUpdate, int32(ci), int32(mi), int32(ui)})
 			}
 		}
 	}
-	m.rows = m.appendEnd(rows)
+	m.appendEnd()
 	m.cursor = m.rowOf(m.sel)
 }
 
@@ -78,7 +78,7 @@ func (m *Model) rebuild() {
 // pass to end; a new command is never expanded), so the timeline grows
 // without being listed again (a 100 MB replay has 204,018 commands).
 func (m *Model) appendRows(from int) {
-	if m.filter != nil || from == 0 || len(m.rows) == 0 || isEnd(m.rows[len(m.rows)-1].kind) || from > len(m.ix.Commands) {
+	if last, ok := m.rows.Last(); m.filter != nil || from == 0 || !ok || isEnd(last.kind) || from > len(m.ix.Commands) {
 		m.rebuild()
 		return
 	}
@@ -87,23 +87,21 @@ func (m *Model) appendRows(from int) {
 			m.rebuild()
 			return
 		}
-		m.rows = append(m.rows, tlRow{views.RowCommand, int32(ci), -1, -1})
+		m.rows.add(tlRow{views.RowCommand, int32(ci), -1, -1})
 	}
-	m.rows = m.appendEnd(m.rows)
+	m.appendEnd()
 	m.cursor = m.rowOf(m.sel)
 }
 
 // appendEnd adds the row after the last command, if there is one: where
 // decoding stopped, or the note about how the file ends (not under a
 // filter).
-func (m *Model) appendEnd(rows []tlRow) []tlRow {
+func (m *Model) appendEnd() {
 	if m.ix.Err != nil {
-		return append(rows, tlRow{views.RowError, -1, -1, -1})
+		m.rows.add(tlRow{views.RowError, -1, -1, -1})
+	} else if m.ix.EndNote != "" && m.filter == nil {
+		m.rows.add(tlRow{views.RowNote, -1, -1, -1})
 	}
-	if m.ix.EndNote != "" && m.filter == nil {
-		return append(rows, tlRow{views.RowNote, -1, -1, -1})
-	}
-	return rows
 }
 
 // isEnd reports whether a row is the one after the last command: where
@@ -122,16 +120,14 @@ func (m *Model) anyFiltered(first, n int) bool {
 // rowOf finds the row showing s (or its nearest visible ancestor).
 func (m *Model) rowOf(s session.Ref) int {
 	if s.IsEnd() {
-		for i, r := range m.rows {
-			if isEnd(r.kind) {
-				return i
-			}
+		if last, ok := m.rows.Last(); ok && isEnd(last.kind) {
+			return m.rows.Len() - 1
 		}
 	}
 	best := -1
-	lo := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].cmd >= int32(s.Cmd) })
-	for i := lo; i < len(m.rows) && m.rows[i].cmd == int32(s.Cmd); i++ {
-		r := m.rows[i]
+	lo := m.rows.firstAtOrAfter(int32(s.Cmd))
+	for i := lo; i < m.rows.Len() && m.rows.At(i).cmd == int32(s.Cmd); i++ {
+		r := m.rows.At(i)
 		switch {
 		case r.msg == -1:
 			best = i
@@ -141,18 +137,18 @@ func (m *Model) rowOf(s session.Ref) int {
 			return i
 		}
 	}
-	if best < 0 && len(m.rows) > 0 {
-		best = min(max(0, lo), len(m.rows)-1)
+	if best < 0 && m.rows.Len() > 0 {
+		best = min(max(0, lo), m.rows.Len()-1)
 	}
 	return best
 }
 
 // selFromRow makes the cursor row the selection.
 func (m *Model) selFromRow() tea.Cmd {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.cursor < 0 || m.cursor >= m.rows.Len() {
 		return nil
 	}
-	r := m.rows[m.cursor]
+	r := m.rows.At(m.cursor)
 	if isEnd(r.kind) {
 		m.setSel(session.End)
 		return nil

@@ -104,13 +104,13 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 		title += fmt.Sprintf(" · filter %q", m.filterText)
 	}
 	title += m.windowTitle()
-	if len(m.rows) > 0 && m.cursor >= 0 {
-		title += fmt.Sprintf(" · %d/%d", m.cursor+1, len(m.rows))
+	if m.rows.Len() > 0 && m.cursor >= 0 {
+		title += fmt.Sprintf(" · %d/%d", m.cursor+1, m.rows.Len())
 	}
 	if a := m.aliasesTitle(); a != "" && views.Width(title+a) <= w-3 {
 		title += a
 	}
-	if len(m.rows) == 0 {
+	if m.rows.Len() == 0 {
 		msg := "indexing…"
 		if m.ix.Done {
 			msg = "(empty file)"
@@ -118,11 +118,11 @@ func (m *Model) timelinePane(w, h int) (string, string) {
 		return title, views.Timeline(views.TimelineInput{Rows: []views.TimelineRow{{Kind: views.RowNote, Text: msg}}, Cursor: -1, Width: w, Height: h, Theme: m.theme})
 	}
 	n := max(0, h-1)
-	top := clamp(m.tlTop, 0, max(0, len(m.rows)-n))
-	end := min(len(m.rows), top+n)
+	top := clamp(m.tlTop, 0, max(0, m.rows.Len()-n))
+	end := min(m.rows.Len(), top+n)
 	vr := make([]views.TimelineRow, 0, end-top)
-	for _, r := range m.rows[top:end] {
-		vr = append(vr, m.viewRow(r))
+	for i := top; i < end; i++ {
+		vr = append(vr, m.viewRow(m.rows.At(i)))
 	}
 	m.markWindowRows(vr, top)
 	return title, views.Timeline(views.TimelineInput{Rows: vr, Cursor: m.cursor - top, Width: w, Height: h, Theme: m.theme})
