@@ -294,7 +294,7 @@ func TestTruncatedFile(t *testing.T) {
 	if ix.NumUpdates() == 0 {
 		t.Fatal("nothing decoded before the break")
 	}
-	if last := hs.m.rows.At(hs.m.rows.Len()-1); last.kind != views.RowError {
+	if last := hs.m.rows.At(hs.m.rows.Len() - 1); last.kind != views.RowError {
 		t.Fatal("timeline does not end with the error row")
 	}
 	hs.keys("end")
