@@ -271,6 +271,14 @@ func (r *Reader) decompress(raw []byte) ([]byte, error) {
 // reader does not share it with the original.
 func (r *Reader) ResetScratch() { r.scratch = nil }
 
+// Scratch is the decompression buffer, for a later reader (UseScratch)
+// once this one is done.
+func (r *Reader) Scratch() []byte { return r.scratch }
+
+// UseScratch gives the reader a buffer to decompress into, one a reader
+// that is done had (Scratch).
+func (r *Reader) UseScratch(b []byte) { r.scratch = b[:0] }
+
 // notADemo says what a file that is no Source 2 demo looks like it is, by
 // its first bytes, when that tells a user what to do: Valve serves
 // replays compressed (.dem.bz2), and a Source 1 demo has a magic of its own.

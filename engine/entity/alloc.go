@@ -185,18 +185,18 @@ func (sp *spares) releaseKids(n *Node, owner uint32) {
 	}
 }
 
-// newEntity returns a zero entity: outside a full frame, a deleted one
-// recycle kept when there is one (recycle.go). A full frame's creates (the signon's
+// newEntity returns a zero entity: a deleted one recycle kept, or one of a
+// released table, when there is one (recycle.go, reuse.go). A full frame's creates (the signon's
 // hundreds) are cut from blocks of entityBlock: one allocation for many,
 // and they are the long-lived entities, so a block is not kept for a few
 // survivors. A table applies one full frame (the rest are skipped), so the
 // blocks hold no more entities than it created. Other creates allocate
 // alone.
 func (t *Table) newEntity(fullFrame bool) *Entity {
+	if e := t.reuseEntity(); e != nil {
+		return e
+	}
 	if !fullFrame {
-		if e := t.reuseEntity(); e != nil {
-			return e
-		}
 		return &Entity{}
 	}
 	if len(t.entBlock) == cap(t.entBlock) {

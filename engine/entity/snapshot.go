@@ -30,7 +30,9 @@ func (t *Table) Snapshot() *Table { return t.copyTable(true) }
 func (t *Table) Copy() *Table { return t.copyTable(false) }
 
 func (t *Table) copyTable(retoken bool) *Table {
+	t.shared = true
 	c := &Table{
+		shared:      true,
 		Classes:     t.Classes,
 		ClassIDBits: t.ClassIDBits,
 		maxClasses:  t.maxClasses,
@@ -336,6 +338,7 @@ func (t *Table) ShareState(index int32) *Node {
 		return nil
 	}
 	e := t.Entities[index]
+	t.shared = true
 	e.owner = newOwner()
 	e.forgetHot() // their slots are shared now; memo sets check the owner
 	return e.State

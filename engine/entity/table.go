@@ -116,10 +116,15 @@ type Table struct {
 	spare      spares     // the nodes below them, once a create reuses one (recycle.go)
 	dead       []*Entity  // the entities whose nodes free keeps, for creates to reuse
 	spareMemos []*memoSet // their memo sets, for entities that need one
+	shared     bool       // its nodes were handed out: not to be released (reuse.go)
 }
 
-// NewTable returns an empty table.
+// NewTable returns an empty table: one a finished decode released when
+// there is one (reuse.go).
 func NewTable() *Table {
+	if t := reusedTable(); t != nil {
+		return t
+	}
 	return &Table{baselines: map[int32][]byte{}, baseState: map[int32]*Node{}}
 }
 

@@ -40,7 +40,8 @@ func reportFields(b *testing.B, fields int64) {
 	b.ReportMetric(float64(fields)/b.Elapsed().Seconds(), "fields/s")
 }
 
-// BenchmarkDecodeWhole decodes the whole Dota 2 replay, start-up included.
+// BenchmarkDecodeWhole decodes the whole Dota 2 replay, start-up included,
+// each decode released for the next to reuse (Replay.Release).
 func BenchmarkDecodeWhole(b *testing.B) {
 	_, data := testreplays.Read(b, "dota2")
 	b.SetBytes(int64(len(data)))
@@ -55,8 +56,26 @@ func BenchmarkDecodeWhole(b *testing.B) {
 			b.Fatal(err)
 		}
 		fields += r.Entities.Stats.Fields + r.Entities.Stats.BaselineFields
+		r.Release()
 	}
 	reportFields(b, fields)
+}
+
+// BenchmarkDecodeWholeLong is BenchmarkDecodeWhole on the 100 MB replay.
+func BenchmarkDecodeWholeLong(b *testing.B) {
+	data := longReplay(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := replay.Open(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Run(nil); err != nil {
+			b.Fatal(err)
+		}
+		r.Release()
+	}
 }
 
 // BenchmarkDecodeSignon decodes the start-up only: header, schema, string

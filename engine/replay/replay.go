@@ -145,7 +145,9 @@ func Open(data []byte) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1, Source: Source{Capture: cr.IsCapture()}}, nil
+	r := &Replay{Data: data, cr: cr, Entities: entity.NewTable(), Tick: -1, Source: Source{Capture: cr.IsCapture()}}
+	r.reuseBuffers()
+	return r, nil
 }
 
 // NextTick is the tick of the next command, read without decoding it;

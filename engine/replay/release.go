@@ -1,0 +1,61 @@
+package replay
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/dembug/dembug/engine/messages"
+)
+
+// buffers are a finished decode's reusable buffers: the decompressed body
+// and the packet's inner messages, which grow to the file's largest.
+type buffers struct {
+	body    []byte
+	inner   []messages.Inner
+	scratch []byte
+}
+
+// releasedBuffers holds the buffers Release kept, at most one set per
+// processor.
+var releasedBuffers struct {
+	sync.Mutex
+	sets []buffers
+}
+
+// Release hands the decode's storage to the next Open of the process: the
+// entity table (entity.Table.Release: its state nodes, entities and memo
+// sets, unless a snapshot, keyframe or hook was given them) and the
+// decompression and packet buffers. Neither the replay nor anything read
+// from its entity table may be used after it; a keyframe taken from it
+// stays valid. Checking many files, benchmarks and tests call it to decode
+// into the memory of the decode before instead of new memory.
+func (r *Replay) Release() {
+	if r == nil || r.cr == nil {
+		return
+	}
+	r.Entities.Release()
+	r.Entities = nil
+	b := buffers{body: r.cr.Scratch(), inner: r.inner[:0], scratch: r.scratch[:0]}
+	r.cr.ResetScratch()
+	r.inner, r.scratch = nil, nil
+	releasedBuffers.Lock()
+	if len(releasedBuffers.sets) < runtime.GOMAXPROCS(0) {
+		releasedBuffers.sets = append(releasedBuffers.sets, b)
+	}
+	releasedBuffers.Unlock()
+}
+
+// reuseBuffers gives r the buffers of a released decode, if any.
+func (r *Replay) reuseBuffers() {
+	releasedBuffers.Lock()
+	defer releasedBuffers.Unlock()
+	n := len(releasedBuffers.sets)
+	if n == 0 {
+		return
+	}
+	b := releasedBuffers.sets[n-1]
+	releasedBuffers.sets[n-1] = buffers{}
+	releasedBuffers.sets = releasedBuffers.sets[:n-1]
+	r.cr.UseScratch(b.body)
+	r.inner, r.scratch = b.inner, b.scratch
+}
