@@ -37,7 +37,7 @@ func TestDetailBaselinesAsRecorded(t *testing.T) {
 			go func() { defer wg.Done(); det.Baseline(id) }()
 		}
 		wg.Wait()
-		table := dec.r.Entities // just past the message's command
+		table := dec.p.r.Entities // just past the message's command
 		for id := range created {
 			got, ok := det.Baseline(id)
 			want, wantErr := table.RecordBaseline(id)

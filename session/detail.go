@@ -157,7 +157,7 @@ type LiveDecoder struct {
 	data    []byte
 	aliases schema.Aliases
 	ks      *replay.Keyframes
-	r       *replay.Replay
+	p       *Pass
 	last    int // index of the last command decoded, -1 before any
 	cache   []*Detail
 	latest  atomic.Uint64
@@ -203,64 +203,52 @@ func (d *LiveDecoder) Load(gen uint64, at Ref) (det *Detail, err error) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			d.r = nil
+			d.p = nil
 			det, err = nil, fmt.Errorf("internal error while decoding: %v", p)
 		}
 	}()
+	det = &Detail{Cmd: cmd, Msg: msg}
+	found := false
+	v := Visitor{
+		Record: func(m Ref, _ Location) *provenance.Message {
+			if m.Cmd == cmd && m.Msg == msg {
+				det.Rec = &provenance.Message{}
+				return det.Rec
+			}
+			return nil
+		},
+		Entities: func(_ Ref, loc Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+			if rec == nil || rec != det.Rec {
+				return
+			}
+			found = true
+			r := d.p.r
+			det.Tick = loc.Tick
+			det.ClassIDBits, det.MaxClasses = r.Entities.ClassIDBits, r.Server.MaxClasses
+			det.Report = diagnose.Message(rec, diagnose.LookupIn(r.Entities))
+			det.Data = append([]byte(nil), m.EntityData...)
+			det.Snaps = snapsAfter(rec, r.Entities)
+			det.baselines = createdBaselines(rec, r.Entities)
+		},
+	}
 	var k *replay.Keyframe
 	if d.ks != nil {
 		k = d.ks.Before(cmd)
 	}
-	switch {
-	case k != nil && (d.r == nil || d.last >= cmd || k.Command-1 > d.last):
-		// The keyframe is nearer than the live replay, or the live replay
-		// is past the message.
-		d.r, d.last = k.Resume(), k.Command-1
-	case d.r == nil || d.last >= cmd:
-		r, err := replay.Open(d.data)
+	// The live pass goes on unless a keyframe is nearer than it, or it is
+	// past the message.
+	if d.p == nil || d.last >= cmd || k != nil && k.Command-1 > d.last {
+		p, err := openPass(start{d.data, d.aliases, d.ks, cmd}, v)
 		if err != nil {
 			return nil, err
 		}
-		r.Aliases = d.aliases
-		d.r, d.last = r, -1
+		d.p, d.last = p, p.from-1
 	}
-	det = &Detail{Cmd: cmd, Msg: msg}
-	found := false
-	// at.Msg is a position in the index's list of the command's messages,
-	// which holds every message the replay hands its Inner hook, ordered by
-	// inner index: the message is the one with msg of them before it. By
-	// the time a packet-entities message is recorded, every message with a
-	// lower inner index has been handed over (the others in a first pass,
-	// the packet-entities ones in order in a second).
-	var seen []int // inner indexes of command cmd's messages so far
-	d.r.Hooks.Inner = func(loc replay.Location, m *messages.Inner) {
-		if loc.Command == cmd {
-			seen = append(seen, m.Index)
-		}
-	}
-	d.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if loc.Command == cmd && positionOf(seen, loc.Message) == msg {
-			det.Rec = &provenance.Message{}
-			return det.Rec
-		}
-		return nil
-	}
-	d.r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
-		if rec == nil || rec != det.Rec {
-			return
-		}
-		found = true
-		det.Tick = loc.Tick
-		det.ClassIDBits, det.MaxClasses = d.r.Entities.ClassIDBits, d.r.Server.MaxClasses
-		det.Report = diagnose.Message(rec, diagnose.LookupIn(d.r.Entities))
-		det.Data = append([]byte(nil), m.EntityData...)
-		det.Snaps = snapsAfter(rec, d.r.Entities)
-		det.baselines = createdBaselines(rec, d.r.Entities)
-	}
+	d.p.v = v
 	for d.last < cmd {
-		c, err := d.r.Step()
+		c, err := d.p.Step()
 		if err != nil {
-			d.r = nil // a broken replay cannot go on; reopen next time
+			d.p = nil // a broken replay cannot go on; reopen next time
 			if found {
 				det.Err = err.Error()
 				break
@@ -275,8 +263,8 @@ func (d *LiveDecoder) Load(gen uint64, at Ref) (det *Detail, err error) {
 			return nil, ErrStale
 		}
 	}
-	if d.r != nil {
-		d.r.Hooks.Inner, d.r.Hooks.Record, d.r.Hooks.Entities = nil, nil, nil
+	if d.p != nil {
+		d.p.v = Visitor{}
 	}
 	if !found {
 		return nil, fmt.Errorf("command #%d has no packet-entities message at position %d", cmd, msg)
@@ -287,18 +275,6 @@ func (d *LiveDecoder) Load(gen uint64, at Ref) (det *Detail, err error) {
 	copy(d.cache[1:], d.cache)
 	d.cache[0] = det
 	return det, nil
-}
-
-// positionOf is the position inner takes among the inner indexes seen: how
-// many of them are lower.
-func positionOf(seen []int, inner int) int {
-	n := 0
-	for _, i := range seen {
-		if i < inner {
-			n++
-		}
-	}
-	return n
 }
 
 // createdBaselines keeps the raw baselines of the classes rec creates, as

@@ -72,16 +72,10 @@ func (f *File) Filter(mt *Matcher, commands int) *Scan {
 	return NewFilter(f.data, f.aliases, mt, commands)
 }
 
-// Search scans the file from after for the next field or class mt
-// matches, from the nearest keyframe.
-func (f *File) Search(mt *Matcher, after Hit, commands int) *Scan {
+// Search scans the file from after's update for the next field or class
+// mt matches, from the nearest keyframe.
+func (f *File) Search(mt *Matcher, after Ref, commands int) *Scan {
 	return NewSearch(f.data, f.aliases, f.Keyframes(), mt, after, commands)
-}
-
-// WalkStringTable is the bit walk of message msg of command c, a string
-// table's creation or update.
-func (f *File) WalkStringTable(c Command, msg int) (*TableWalk, error) {
-	return WalkStringTable(f.data, c, msg, f.Keyframes(), f.aliases)
 }
 
 // WhatIf runs a what-if on message at (at.Cmd, at.Msg), at loc; the
@@ -104,10 +98,8 @@ func (f *File) Infer(ctx context.Context, ix *Index) (*Inference, error) {
 		if ix.FirstMisaligned == nil {
 			return InferenceOf(infer.From(ctx, f.aliases, nil, Location{}, ix.Values)), nil
 		}
-		if ks := f.Keyframes(); ks != nil {
-			if k := ks.Before(ix.FirstMisaligned.Command); k != nil {
-				return InferenceOf(infer.From(ctx, f.aliases, k.Resume(), *ix.FirstMisaligned, ix.Values)), nil
-			}
+		if r := resumed(start{f.data, f.aliases, f.Keyframes(), ix.FirstMisaligned.Command}); r != nil {
+			return InferenceOf(infer.From(ctx, f.aliases, r, *ix.FirstMisaligned, ix.Values)), nil
 		}
 	}
 	ch, err := infer.Run(f.data, f.aliases, infer.Options{Infer: true})
@@ -124,26 +116,9 @@ func (f *File) FirstSuspect(at Location, inf *Inference) *FirstSuspect {
 // capture decodes the file up to the message at and keeps it (a
 // diagnose.Case), from the nearest keyframe before it when there is one.
 func (f *File) capture(at Location) (*diagnose.Case, error) {
-	r, err := resumeBefore(f.data, f.aliases, f.Keyframes(), at.Command)
+	r, err := resumeBefore(start{f.data, f.aliases, f.Keyframes(), at.Command})
 	if err != nil {
 		return nil, err
 	}
 	return diagnose.CaptureIn(r, at)
-}
-
-// resumeBefore is a replay at the last of the keyframes ks before command
-// cmd, or at the start of data decoded under a when there is none (or no
-// ks): where a re-decode of one command starts.
-func resumeBefore(data []byte, a schema.Aliases, ks *replay.Keyframes, cmd int) (*replay.Replay, error) {
-	if ks != nil {
-		if k := ks.Before(cmd); k != nil {
-			return k.Resume(), nil
-		}
-	}
-	r, err := replay.Open(data)
-	if err != nil {
-		return nil, err
-	}
-	r.Aliases = a
-	return r, nil
 }

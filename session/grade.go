@@ -19,7 +19,7 @@ type Grader struct {
 	data    []byte
 	aliases schema.Aliases
 	ks      *replay.Keyframes // the index pass's, filled in on the way
-	r       *replay.Replay
+	p       *Pass
 	rec     provenance.Message
 	out     []Grade
 	done    bool
@@ -28,18 +28,16 @@ type Grader struct {
 // Grade is the diagnosis of one packet-entities message that has an
 // anomaly or a problem.
 type Grade struct {
-	Cmd, Inner int // command and the message's inner index
+	At         Ref // the message
 	Sev        diagnose.Severity
 	Problem    string
 	SuspectUpd int32
 	SuspectFld int32
 	SuspectWhy string
 	SuspectNm  string
-	// Fields, Names and Findings place fields by Ref with Msg -1: the
-	// grader knows the inner index alone, ApplyGrades the position.
-	Fields   map[Ref]diagnose.Severity // graded fields only
-	Names    map[Ref]string            // the names of the strong ones
-	Findings []FieldAnomaly
+	Fields     map[Ref]diagnose.Severity // graded fields only
+	Names      map[Ref]string            // the names of the strong ones
+	Findings   []FieldAnomaly
 }
 
 // GradeChunk is what one step of the grading pass found.
@@ -56,16 +54,16 @@ func NewGrader(data []byte, a schema.Aliases, ks *replay.Keyframes) *Grader {
 	return &Grader{data: data, aliases: a, ks: ks}
 }
 
-func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
+func (g *Grader) entities(msg Ref, _ Location, m *messages.PacketEntities, res entity.Result, rec *provenance.Message) {
 	if rec == nil {
 		return
 	}
-	exists := diagnose.LookupIn(g.r.Entities)
-	gr := Grade{Cmd: loc.Command, Inner: loc.Message, SuspectUpd: -1}
+	exists := diagnose.LookupIn(g.p.r.Entities)
+	gr := Grade{At: msg, SuspectUpd: -1}
 	for i, u := range rec.Updates {
 		for fi := range u.NumFields {
 			f := &rec.Fields[u.FirstField+fi]
-			at := Ref{loc.Command, -1, i, int(fi)}
+			at := Ref{msg.Cmd, msg.Msg, i, int(fi)}
 			as := diagnose.Field(f, exists)
 			for _, a := range as {
 				if diagnose.Counted(a) {
@@ -100,7 +98,7 @@ func (g *Grader) entities(loc replay.Location, m *messages.PacketEntities, res e
 				gr.SuspectNm = rec.Fields[s.Field].Name
 			}
 			if rep.End != nil {
-				gr.Findings = append(gr.Findings, FieldAnomaly{At: Ref{loc.Command, -1, int(gr.SuspectUpd), int(gr.SuspectFld)}, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+				gr.Findings = append(gr.Findings, FieldAnomaly{At: Ref{msg.Cmd, msg.Msg, int(gr.SuspectUpd), int(gr.SuspectFld)}, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
 			}
 		}
 	}
@@ -117,27 +115,27 @@ func (g *Grader) Step(budget time.Duration) *GradeChunk {
 		return ch
 	}
 	panicked := runStep(budget, 8, func() bool {
-		if g.r == nil {
-			r, err := replay.Open(g.data)
+		if g.p == nil {
+			p, err := openPass(start{data: g.data, aliases: g.aliases}, Visitor{
+				Record:   func(Ref, Location) *provenance.Message { return &g.rec },
+				Entities: g.entities,
+			})
 			if err != nil {
 				g.done = true
 				return true
 			}
-			r.Aliases = g.aliases
-			r.Hooks.Record = func(replay.Location) *provenance.Message { return &g.rec }
-			r.Hooks.Entities = g.entities
-			g.r = r
+			g.p = p
 		}
-		if _, err := g.r.Step(); err != nil {
+		if _, err := g.p.Step(); err != nil {
 			g.done = true
 			return true
 		}
 		if g.ks != nil {
-			g.ks.Fill(g.r)
+			g.ks.Fill(g.p.r)
 		}
 		return false
 	})
-	if panicked != nil || g.r == nil {
+	if panicked != nil || g.p == nil {
 		// A panic ends grading; the index pass reports decoding errors.
 		g.done, ch.Done = true, true
 		if panicked != nil {
@@ -146,10 +144,10 @@ func (g *Grader) Step(budget time.Duration) *GradeChunk {
 		return ch
 	}
 	ch.Grades, g.out = g.out, nil
-	ch.Pos, ch.Done = g.r.Pos(), g.done
+	ch.Pos, ch.Done = g.p.r.Pos(), g.done
 	if g.done {
 		ch.Pos = len(g.data)
-		g.r = nil
+		g.p = nil
 	}
 	return ch
 }
@@ -158,8 +156,7 @@ func (g *Grader) Step(budget time.Duration) *GradeChunk {
 // problems, suspects and anomaly stops.
 func (ix *Index) ApplyGrades(ch *GradeChunk) {
 	for _, g := range ch.Grades {
-		j := ix.MsgByInner(g.Cmd, g.Inner)
-		msg := ix.Msg(g.Cmd, j)
+		msg := ix.Msg(g.At.Cmd, g.At.Msg)
 		if msg == nil || msg.PE == nil {
 			continue
 		}
@@ -168,7 +165,6 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 		if g.Problem != "" {
 			pe.Problem = g.Problem
 		}
-		g.placeIn(j)
 		pe.fieldSev = g.Fields
 		pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = g.SuspectUpd, g.SuspectFld, g.SuspectWhy, g.SuspectNm
 		for at, sv := range g.Fields {
@@ -176,9 +172,9 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 				setUpdateSev(&pe.Updates[u], max(UpdateSev(&pe.Updates[u]), sv))
 			}
 		}
-		c := &ix.Commands[g.Cmd]
+		c := &ix.Commands[g.At.Cmd]
 		c.Sev = max(c.Sev, pe.Sev)
-		ix.Anoms = appendStops(ix.Anoms, pe, Ref{g.Cmd, j, -1, -1}, g)
+		ix.Anoms = appendStops(ix.Anoms, pe, g.At, g)
 		for _, f := range g.Findings {
 			if len(ix.Findings) < MaxFindings {
 				ix.Findings = append(ix.Findings, f)
@@ -186,26 +182,6 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 		}
 	}
 	ix.GradePos, ix.GradeDone = ch.Pos, ch.Done
-}
-
-// placeIn gives the grade's Refs the message's position j, known once the
-// grade reaches the index.
-func (g *Grade) placeIn(j int) {
-	fields, names := g.Fields, g.Names
-	if fields != nil {
-		g.Fields, g.Names = make(map[Ref]diagnose.Severity, len(fields)), make(map[Ref]string, len(names))
-		for at, sv := range fields {
-			at.Msg = j
-			g.Fields[at] = sv
-		}
-		for at, name := range names {
-			at.Msg = j
-			g.Names[at] = name
-		}
-	}
-	for i := range g.Findings {
-		g.Findings[i].At.Msg = j
-	}
 }
 
 // appendStops adds the anomaly stops of message msg in field order: every

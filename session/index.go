@@ -293,13 +293,6 @@ func (ix *Index) MsgByInner(i, inner int) int {
 	return -1
 }
 
-// HitRef is the Ref of a scan's hit, which names its message by the inner
-// index the engine knows (Msg -1 when the index does not hold it yet):
-// the one place a scan's coordinate becomes the screen's.
-func (ix *Index) HitRef(h Hit) Ref {
-	return Ref{h.Cmd, ix.MsgByInner(h.Cmd, h.Inner), h.Upd, h.Field}
-}
-
 // Update returns update k of message j of command i or nil.
 func (ix *Index) Update(i, j, k int) *UpdateInfo {
 	m := ix.Msg(i, j)

@@ -118,15 +118,12 @@ func errorAt(err error, fallbackCmd, fallbackOff int) *IndexError {
 }
 
 func (ix *Indexer) open() error {
-	r, err := replay.Open(ix.data)
+	p, err := openPass(start{data: ix.data, aliases: ix.aliases}, Visitor{Inner: ix.inner, Entities: ix.entities, Command: ix.command})
 	if err != nil {
 		return err
 	}
-	r.Aliases = ix.aliases
+	r := p.r
 	ix.r = r
-	r.Hooks.Inner = ix.inner
-	r.Hooks.Entities = ix.entities
-	r.Hooks.Command = ix.command
 	r.Entities.Logging = true
 	r.Entities.GatherEvidence()
 	ix.logInto()
@@ -220,7 +217,7 @@ func (ix *Indexer) logged() []UpdateInfo {
 	return recs
 }
 
-func (ix *Indexer) entities(loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
+func (ix *Indexer) entities(_ Ref, loc replay.Location, m *messages.PacketEntities, res entity.Result, _ *provenance.Message) {
 	recs := ix.logged() // taken whatever happens: the next message logs after them
 	ix.begin(loc)
 	var msg *Message
@@ -302,20 +299,19 @@ const maxRedecodes = 16
 // recordAgain decodes the message at loc again, recording it, from the
 // keyframe before its command (or the start of the file).
 func (ix *Indexer) recordAgain(loc replay.Location) *provenance.Message {
-	r, err := resumeBefore(ix.data, ix.aliases, ix.ks, loc.Command)
-	if err != nil {
-		return nil
-	}
 	var rec *provenance.Message
-	r.Hooks.Record = func(l replay.Location) *provenance.Message {
+	p, err := openPass(start{ix.data, ix.aliases, ix.ks, loc.Command}, Visitor{Record: func(_ Ref, l Location) *provenance.Message {
 		if l.Command == loc.Command && l.Message == loc.Message {
 			rec = &provenance.Message{}
 			return rec
 		}
 		return nil
+	}})
+	if err != nil {
+		return nil
 	}
-	for r.Stats.Commands <= loc.Command {
-		if _, err := r.Step(); err != nil {
+	for p.r.Stats.Commands <= loc.Command {
+		if _, err := p.Step(); err != nil {
 			break
 		}
 	}

@@ -115,14 +115,9 @@ func (s *readingSide) run(ctx context.Context, data []byte, al schema.Aliases) {
 			s.err = fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	r, err := replay.Open(data)
-	if err != nil {
-		s.err = err
-		return
-	}
-	r.Aliases = al
 	var rec provenance.Message
-	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
+	var v Visitor
+	v.Record = func(Ref, Location) *provenance.Message { return &rec }
 	// A class's baseline decodes the same until its data changes.
 	type baseline struct {
 		data []byte
@@ -130,7 +125,8 @@ func (s *readingSide) run(ctx context.Context, data []byte, al schema.Aliases) {
 	}
 	baselines := map[int32]baseline{}
 	stopped := false
-	r.Hooks.Entities = func(_ replay.Location, _ *messages.PacketEntities, _ entity.Result, pm *provenance.Message) {
+	var r *replay.Replay
+	v.Entities = func(_ Ref, _ Location, _ *messages.PacketEntities, _ entity.Result, pm *provenance.Message) {
 		if pm == nil || stopped {
 			return
 		}
@@ -169,6 +165,12 @@ func (s *readingSide) run(ctx context.Context, data []byte, al schema.Aliases) {
 			stopped = true
 		}
 	}
+	p, err := openPass(start{data: data, aliases: al}, v)
+	if err != nil {
+		s.err = err
+		return
+	}
+	r = p.r
 	if err := r.Run(func(*container.Command) bool { return stopped || ctx.Err() != nil }); err != nil {
 		s.err = err
 	}

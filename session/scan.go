@@ -11,24 +11,6 @@ import (
 	"github.com/dembug/dembug/engine/schema"
 )
 
-// Hit is an update a scan found: command, inner index of its message,
-// update position, and the first field whose name matches (0 when only
-// the class does).
-type Hit struct {
-	Cmd, Inner, Upd, Field int
-}
-
-// Before reports whether h comes before o in the file.
-func (h Hit) Before(o Hit) bool {
-	if h.Cmd != o.Cmd {
-		return h.Cmd < o.Cmd
-	}
-	if h.Inner != o.Inner {
-		return h.Inner < o.Inner
-	}
-	return h.Upd < o.Upd
-}
-
 // Scan decodes the file again, recording, to find the updates whose class
 // or field names match a query (the index keeps no field names). A search
 // runs forward from a place, resuming from the keyframe before it, to the
@@ -42,61 +24,59 @@ type Scan struct {
 	mt      *Matcher
 	seen    map[string]bool
 	all     bool
-	after   Hit // a search's place: matches count after it (before it once wrapped)
+	after   Ref // a search's place: matches count after its update (before it once wrapped)
 	from    int // the command the scan started decoding at
 	total   int // commands in the file
 
-	r       *replay.Replay
+	p       *Pass
 	rec     provenance.Message
 	wrapped bool
 	done    bool
 	passed  int // commands decoded so far
-	hits    []Hit
+	hits    []Ref
 	err     error
 }
 
-// NewSearch prepares a search for the first update after (cmd, inner,
-// upd) matching mt; commands is the number of commands in the file.
-func NewSearch(data []byte, a schema.Aliases, ks *replay.Keyframes, mt *Matcher, after Hit, commands int) *Scan {
+// NewSearch prepares a search for the first update after after's update
+// (after.Msg or after.Upd -1: before the command's first, or the
+// message's) matching mt; commands is the number of commands in the file.
+func NewSearch(data []byte, a schema.Aliases, ks *replay.Keyframes, mt *Matcher, after Ref, commands int) *Scan {
 	return &Scan{data: data, aliases: a, ks: ks, mt: mt, seen: map[string]bool{}, after: after, total: commands}
 }
 
 // NewFilter prepares a scan of the whole file for every update matching mt.
 func NewFilter(data []byte, a schema.Aliases, mt *Matcher, commands int) *Scan {
-	return &Scan{data: data, aliases: a, mt: mt, seen: map[string]bool{}, all: true, after: Hit{Cmd: -1}, total: commands}
+	return &Scan{data: data, aliases: a, mt: mt, seen: map[string]bool{}, all: true, after: Ref{-1, -1, -1, -1}, total: commands}
 }
 
-// ScanStep is what one step of a scan found.
+// ScanStep is what one step of a scan found: each hit an update, at the
+// first of its fields whose name matches (Field 0 when only the class
+// does).
 type ScanStep struct {
-	Hits     []Hit
+	Hits     []Ref
 	Done     bool
 	Progress float64 // 0..1 of the file scanned
 	Err      error
 }
 
 func (s *Scan) open() error {
-	var k *replay.Keyframe
-	if !s.all && !s.wrapped && s.ks != nil {
-		k = s.ks.Before(s.after.Cmd)
+	st := start{data: s.data, aliases: s.aliases}
+	if !s.all && !s.wrapped {
+		st.ks, st.before = s.ks, s.after.Cmd
 	}
-	if k != nil {
-		s.r = k.Resume()
-		s.from = k.Command
-	} else {
-		r, err := replay.Open(s.data)
-		if err != nil {
-			return err
-		}
-		r.Aliases = s.aliases
-		s.r, s.from = r, 0
+	p, err := openPass(st, Visitor{
+		Record: func(at Ref, _ Location) *provenance.Message {
+			if s.wrapped || s.all || at.Cmd >= s.after.Cmd {
+				return &s.rec
+			}
+			return nil
+		},
+		Entities: s.entities,
+	})
+	if err != nil {
+		return err
 	}
-	s.r.Hooks.Record = func(loc replay.Location) *provenance.Message {
-		if s.wrapped || s.all || loc.Command >= s.after.Cmd {
-			return &s.rec
-		}
-		return nil
-	}
-	s.r.Hooks.Entities = s.entities
+	s.p, s.from = p, p.from
 	return nil
 }
 
@@ -109,14 +89,15 @@ func (s *Scan) name(n string) bool {
 	return ok
 }
 
-func (s *Scan) entities(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, rec *provenance.Message) {
+func (s *Scan) entities(msg Ref, _ Location, _ *messages.PacketEntities, _ entity.Result, rec *provenance.Message) {
 	if rec == nil {
 		return
 	}
+	after := s.after.Update()
 	for u := range rec.Updates {
-		h := Hit{Cmd: loc.Command, Inner: loc.Message, Upd: u, Field: -1}
+		h := Ref{msg.Cmd, msg.Msg, u, -1}
 		if !s.all {
-			if !s.wrapped && !s.after.Before(h) || s.wrapped && s.after.Before(h) {
+			if past := after.Compare(h) < 0; !s.wrapped && !past || s.wrapped && past {
 				continue
 			}
 		}
@@ -146,13 +127,13 @@ func (s *Scan) Step(budget time.Duration) (st ScanStep) {
 		return ScanStep{Done: true, Progress: 1}
 	}
 	panicked := runStep(budget, 8, func() bool {
-		if s.r == nil {
+		if s.p == nil {
 			if err := s.open(); err != nil {
 				s.done, s.err = true, err
 				return true
 			}
 		}
-		c, err := s.r.Step()
+		c, err := s.p.Step()
 		if err != nil {
 			if err != io.EOF {
 				// A broken file ends the scan where decoding stops.
@@ -163,7 +144,7 @@ func (s *Scan) Step(budget time.Duration) (st ScanStep) {
 				return true
 			}
 			// A search wraps: from the start to its place.
-			s.wrapped, s.r = true, nil
+			s.wrapped, s.p = true, nil
 			s.passed = s.total - s.after.Cmd + s.from
 			if err := s.open(); err != nil {
 				s.done = true
@@ -188,7 +169,7 @@ func (s *Scan) Step(budget time.Duration) (st ScanStep) {
 	}
 	if s.done {
 		st.Progress = 1
-		s.r = nil
+		s.p = nil
 	}
 	return st
 }

@@ -17,17 +17,17 @@ import (
 
 // allMatches is every update of a recorded decode from the start whose
 // class or a field name contains q, in file order.
-func allMatches(t *testing.T, data []byte, q string) []Hit {
+func allMatches(t *testing.T, ix *Index, data []byte, q string) []Ref {
 	r, err := replay.Open(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Hit
+	var out []Ref
 	var rec provenance.Message
 	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
 		for u := range m.Updates {
-			h := Hit{Cmd: loc.Command, Inner: loc.Message, Upd: u, Field: -1}
+			h := Ref{loc.Command, posIn(ix, loc.Command, loc.Message), u, -1}
 			for fi, f := range m.UpdateFields(u) {
 				if strings.Contains(strings.ToLower(f.Name), q) {
 					h.Field = fi
@@ -52,12 +52,12 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 	_, data := testreplays.Read(t, "dota2")
 	ix := BuildIndex("dota.dem", data)
 	for _, q := range []string{"m_ihealth", "cdota_unit_hero"} {
-		want := allMatches(t, data, q)
+		want := allMatches(t, ix, data, q)
 		if len(want) < 10 {
 			t.Fatalf("%q: only %d matches", q, len(want))
 		}
 		f := NewFilter(data, schema.Aliases{}, NewMatcher(q), len(ix.Commands))
-		var got []Hit
+		var got []Ref
 		for {
 			st := f.Step(time.Millisecond)
 			got = append(got, st.Hits...)
@@ -77,7 +77,7 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 			at := want[i]
 			next := want[(i+1)%len(want)]
 			s := NewSearch(data, schema.Aliases{}, ix.Keyframes, NewMatcher(q), at, len(ix.Commands))
-			var hit *Hit
+			var hit *Ref
 			for hit == nil {
 				st := s.Step(time.Millisecond)
 				if len(st.Hits) > 0 {
@@ -108,7 +108,7 @@ func TestGradesAgreeWithDiagnosis(t *testing.T) {
 		var rec provenance.Message
 		r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 		r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
-			pe := ix.Msg(loc.Command, ix.MsgByInner(loc.Command, loc.Message)).PE
+			pe := ix.Msg(loc.Command, posIn(ix, loc.Command, loc.Message)).PE
 			if len(pe.Updates) != len(m.Updates) {
 				t.Fatalf("%s: command %d: %d updates indexed, %d recorded", path, loc.Command, len(pe.Updates), len(m.Updates))
 			}
@@ -121,7 +121,7 @@ func TestGradesAgreeWithDiagnosis(t *testing.T) {
 				}
 				for fi := range up.NumFields {
 					sv := gradeField(&m.Fields[up.FirstField+fi], exists)
-					if got := pe.FieldSev(Ref{Cmd: loc.Command, Msg: ix.MsgByInner(loc.Command, loc.Message), Upd: u, Field: int(fi)}); got != sv {
+					if got := pe.FieldSev(Ref{Cmd: loc.Command, Msg: posIn(ix, loc.Command, loc.Message), Upd: u, Field: int(fi)}); got != sv {
 						t.Fatalf("%s: command %d update %d field %d graded %v, want %v", path, loc.Command, u, fi, got, sv)
 					}
 					if sv != 0 {
@@ -156,7 +156,7 @@ func TestIndexAccountsForBrokenUpdates(t *testing.T) {
 	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
 	broken := 0
 	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, res entity.Result, m *provenance.Message) {
-		pe := ix.Msg(loc.Command, ix.MsgByInner(loc.Command, loc.Message)).PE
+		pe := ix.Msg(loc.Command, posIn(ix, loc.Command, loc.Message)).PE
 		if res.Err == nil {
 			return
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/replay"
-	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/engine/stringtable"
 )
 
@@ -27,11 +26,15 @@ type TableWalk struct {
 }
 
 // WalkStringTable re-reads string-table message msg of command c: it
-// decodes the file from the last of the keyframes ks before the command
-// (the start without one) up to the message, copies the table there, and
-// walks the message's entries over the copy. It reads nothing of the index
-// but c, so it may run while the index grows.
-func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a schema.Aliases) (*TableWalk, error) {
+// decodes the file from the last keyframe before the command (the start
+// without one) up to the message, copies the table there, and walks the
+// message's entries over the copy. It reads nothing of the index but c, so
+// it may run while the index grows.
+func (f *File) WalkStringTable(c Command, msg int) (*TableWalk, error) {
+	return walkStringTable(start{f.data, f.aliases, f.Keyframes(), c.Index}, c, msg)
+}
+
+func walkStringTable(st start, c Command, msg int) (*TableWalk, error) {
 	cmd := c.Index
 	if msg < 0 || msg >= len(c.Msgs()) {
 		return nil, fmt.Errorf("no message #%d in command #%d", msg, cmd)
@@ -40,16 +43,13 @@ func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a sc
 	if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 		return nil, fmt.Errorf("%s is not a string-table message", m.Name)
 	}
-	r, err := resumeBefore(data, a, ks, cmd)
-	if err != nil {
-		return nil, err
-	}
 	w := &TableWalk{Cmd: cmd, Msg: msg, ID: -1}
 	var before *stringtable.Table
 	var entryData []byte
 	var n int
 	var setupErr error
-	r.Hooks.Inner = func(loc replay.Location, im *messages.Inner) {
+	var r *replay.Replay
+	walk := func(loc Location, im *messages.Inner) {
 		if loc.Command != cmd || im.Index != m.Index || before != nil {
 			return
 		}
@@ -78,8 +78,13 @@ func WalkStringTable(data []byte, c Command, msg int, ks *replay.Keyframes, a sc
 		w.ID, before, n = int(um.TableID), t.Copy(), int(um.NumChangedEntries)
 		entryData = append([]byte(nil), um.StringData...)
 	}
+	p, err := openPass(st, Visitor{Inner: walk})
+	if err != nil {
+		return nil, err
+	}
+	r = p.r
 	for before == nil && setupErr == nil {
-		got, err := r.Step()
+		got, err := p.Step()
 		if err == io.EOF || err == nil && got.Index > cmd {
 			break
 		}

@@ -35,7 +35,7 @@ func TestWalkActiveModifiersJump(t *testing.T) {
 			if m.Name != "svc_UpdateStringTable" {
 				continue
 			}
-			w, err := WalkStringTable(data, *c, j, ix.Keyframes, schema.Aliases{})
+			w, err := walkStringTable(start{data, schema.Aliases{}, ix.Keyframes, c.Index}, *c, j)
 			if err != nil || w.Err != nil {
 				t.Fatalf("walk: %v / %v", err, w.Err)
 			}
@@ -78,7 +78,7 @@ func TestWalkSample(t *testing.T) {
 			if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 				continue
 			}
-			w, err := WalkStringTable(testdata.Sample, *c, j, ix.Keyframes, schema.Aliases{})
+			w, err := walkStringTable(start{testdata.Sample, schema.Aliases{}, ix.Keyframes, c.Index}, *c, j)
 			if err != nil || w.Err != nil {
 				t.Fatalf("command #%d message %d: %v / %v", c.Index, j, err, w.Err)
 			}

@@ -154,7 +154,7 @@ func (m *Model) onListKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.list = nil
 			m.cancelScan()
 			q := "type " + ne.Name
-			return m.startScanAfter(q, session.NewFieldsMatcher(q, ne.FieldNames), session.Hit{Cmd: 0, Inner: -1, Upd: -1})
+			return m.startScanAfter(q, session.NewFieldsMatcher(q, ne.FieldNames), session.Ref{Cmd: 0, Msg: -1, Upd: -1, Field: -1})
 		} else if m.list.sel < len(rows) && rows[m.list.sel].first < 0 {
 			m.setNote(rows[m.list.sel].Text, false) // the group row: I applies them
 		} else if m.list.sel < len(rows) {

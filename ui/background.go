@@ -35,7 +35,7 @@ type scanJob struct {
 	s        *session.Scan
 	mt       *session.Matcher
 	progress float64
-	hits     []session.Hit // a filter's, so far
+	hits     []session.Ref // a filter's, so far
 	started  time.Time
 }
 
@@ -120,19 +120,19 @@ func (m *Model) startScan(q string, filter bool) tea.Cmd {
 		m.scan = j
 		return m.scanStep()
 	}
-	after := session.Hit{Cmd: m.sel.Cmd, Inner: -1, Upd: -1}
-	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
-		after.Inner, after.Upd = msg.Index, m.sel.Upd
+	after := session.Ref{Cmd: m.sel.Cmd, Msg: -1, Upd: -1, Field: -1}
+	if m.ix.Msg(m.sel.Cmd, m.sel.Msg) != nil {
+		after.Msg, after.Upd = m.sel.Msg, m.sel.Upd
 	}
 	if m.sel.IsEnd() || m.sel.Cmd < 0 {
-		after = session.Hit{Cmd: len(m.ix.Commands), Inner: -1, Upd: -1}
+		after = session.Ref{Cmd: len(m.ix.Commands), Msg: -1, Upd: -1, Field: -1}
 	}
 	return m.startScanAfter(q, session.NewMatcher(q), after)
 }
 
 // startScanAfter starts a search, named q in notes, for the first update
 // after the place after whose class or a field name mt matches.
-func (m *Model) startScanAfter(q string, mt *session.Matcher, after session.Hit) tea.Cmd {
+func (m *Model) startScanAfter(q string, mt *session.Matcher, after session.Ref) tea.Cmd {
 	j := &scanJob{gen: m.jobs.start(jobScan), q: q, mt: mt, started: time.Now()}
 	j.s = m.file.Search(mt, after, len(m.ix.Commands))
 	m.scan = j
@@ -161,10 +161,10 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 	if !j.filter && len(msg.st.Hits) > 0 {
 		m.scan = nil
 		h := msg.st.Hits[0]
-		at := m.ix.HitRef(h)
+		at := h
 		u := m.ix.Update(at.Cmd, at.Msg, at.Upd)
 		if u == nil {
-			m.setNote(fmt.Sprintf("%q: a match at command #%d, not indexed yet", j.q, h.Cmd), false)
+			m.setNote(fmt.Sprintf("%q: a match at command #%d, not indexed yet", j.q, at.Cmd), false)
 			return m.resumeGrading()
 		}
 		if u.Fields() == 0 {
@@ -172,7 +172,7 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		}
 		m.jumps.force = true // a search hit is a jump wherever it lands
 		cmd := m.reveal(at)
-		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[h.Cmd].Tick), false)
+		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[at.Cmd].Tick), false)
 		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))
 	}
 	j.hits = append(j.hits, msg.st.Hits...)

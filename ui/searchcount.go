@@ -17,8 +17,8 @@ type countJob struct {
 	gen  stamp
 	q    string
 	s    *session.Scan
-	hits []session.Hit
-	at   session.Hit
+	hits []session.Ref
+	at   session.Ref
 	tick int32
 }
 
@@ -28,7 +28,7 @@ type countMsg struct {
 }
 
 // startCount counts the file's matches of q; at is the match shown.
-func (m *Model) startCount(q string, at session.Hit) tea.Cmd {
+func (m *Model) startCount(q string, at session.Ref) tea.Cmd {
 	m.count = &countJob{gen: m.jobs.start(jobCount), q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
 		s: m.file.Filter(session.NewMatcher(q), len(m.ix.Commands))}
 	return m.countStep()
@@ -54,12 +54,12 @@ func (m *Model) onCount(msg countMsg) tea.Cmd {
 	}
 	nth := 0
 	for _, h := range j.hits {
-		if !j.at.Before(h) {
+		if h.Update().Compare(j.at.Update()) <= 0 {
 			nth++
 		}
 	}
 	// Said only while the match is still the selection.
-	if m.sel.Update() == m.ix.HitRef(j.at).Update() && nth > 0 {
+	if m.sel.Update() == j.at.Update() && nth > 0 {
 		m.setNote(fmt.Sprintf("%q: match %d of %d, at tick %d (/ enter for the next)", j.q, nth, len(j.hits), j.tick), false)
 	}
 	return nil

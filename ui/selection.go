@@ -374,7 +374,7 @@ func (m *Model) applyFilterHits(j *scanJob) tea.Cmd {
 	upd, field, cmds := make([]bool, n), make([]uint16, n), make([]bool, len(m.ix.Commands))
 	count := 0
 	for _, h := range j.hits {
-		k := m.ix.FlatOf(m.ix.HitRef(h))
+		k := m.ix.FlatOf(h)
 		if k < 0 {
 			continue
 		}

@@ -1,0 +1,164 @@
+package session
+
+import (
+	"github.com/dembug/dembug/engine/container"
+	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+)
+
+// The pass runner: the one place this package opens a decode of the file
+// (engine/replay) or resumes one from a keyframe, wires the replay's hooks
+// and turns the engine's place of a message (its inner index in the
+// packet) into a Ref. The index pass, the grading pass, search and filter,
+// the live decoder, a string table's walk, the captures of what-ifs and
+// of the first suspect, and the command line's decodes (check, trace,
+// entities, strings, stats, anomalies) are visitors of a pass.
+
+// Visitor is what a pass hands a decode's events to; every part is
+// optional.
+type Visitor struct {
+	// Inner sees each inner message of a packet before it is processed,
+	// named as the engine names it: the packet-entities ones after the
+	// others (engine/replay).
+	Inner func(loc Location, m *messages.Inner)
+	// Record is asked before each packet-entities message, at its Ref: a
+	// non-nil result is filled with everything the decode reads.
+	Record func(at Ref, loc Location) *provenance.Message
+	// Entities sees each packet-entities message once decoded, at its Ref.
+	Entities func(at Ref, loc Location, m *messages.PacketEntities, res Result, rec *provenance.Message)
+	// Command sees each command once processed; c is valid until the
+	// next step.
+	Command func(c *container.Command)
+}
+
+// Pass is one decode of the file, handing what it decodes to a visitor.
+// Its replay is the visitors' to read (the entity table, string tables,
+// schema: pass.go's questions), never to re-wire: the visitor may change
+// between steps (v).
+type Pass struct {
+	r    *replay.Replay
+	v    Visitor
+	from int // the first command the pass decodes: 0, or its keyframe's
+
+	// The inner indexes of command cmd's messages handed over so far:
+	// a message's Ref is its position among the command's messages in
+	// inner order, as the index lists them (Command.Msgs).
+	cmd  int
+	seen []int
+}
+
+// start names where a pass starts: at the last of the keyframes ks before
+// command Before (the start of the file without one, or with no ks).
+type start struct {
+	data    []byte
+	aliases schema.Aliases
+	ks      *replay.Keyframes
+	before  int
+}
+
+// Pass opens a decode of the file from its start, handing v what it
+// decodes.
+func (f *File) Pass(v Visitor) (*Pass, error) {
+	return openPass(start{data: f.data, aliases: f.aliases}, v)
+}
+
+// openPass opens a pass at st with visitor v.
+func openPass(st start, v Visitor) (*Pass, error) {
+	p := &Pass{v: v, cmd: -1}
+	if st.ks != nil {
+		if k := st.ks.Before(st.before); k != nil {
+			p.r, p.from = k.Resume(), k.Command
+		}
+	}
+	if p.r == nil {
+		r, err := replay.Open(st.data)
+		if err != nil {
+			return nil, err
+		}
+		r.Aliases = st.aliases
+		p.r = r
+	}
+	p.wire()
+	return p, nil
+}
+
+// wire sets the replay's hooks to the pass's, once: they hand over to
+// whatever visitor the pass has at the time, skipping what it leaves out.
+func (p *Pass) wire() {
+	h := &p.r.Hooks
+	h.Inner = func(loc Location, m *messages.Inner) {
+		if loc.Command != p.cmd {
+			p.cmd, p.seen = loc.Command, p.seen[:0]
+		}
+		p.seen = append(p.seen, m.Index)
+		if p.v.Inner != nil {
+			p.v.Inner(loc, m)
+		}
+	}
+	h.Record = func(loc Location) *provenance.Message {
+		if p.v.Record == nil {
+			return nil
+		}
+		return p.v.Record(p.ref(loc), loc)
+	}
+	h.Entities = func(loc Location, m *messages.PacketEntities, res Result, rec *provenance.Message) {
+		if p.v.Entities != nil {
+			p.v.Entities(p.ref(loc), loc, m, res, rec)
+		}
+	}
+	h.Command = func(c *container.Command) {
+		if p.v.Command != nil {
+			p.v.Command(c)
+		}
+	}
+}
+
+// ref is the Ref of the packet-entities message at loc: its command, and
+// its position among the command's messages handed over, which by then
+// are every message with a lower inner index (the others were handed over
+// first, the packet-entities ones in order).
+func (p *Pass) ref(loc Location) Ref {
+	n := 0
+	if loc.Command == p.cmd {
+		for _, i := range p.seen {
+			if i < loc.Message {
+				n++
+			}
+		}
+	}
+	return Ref{loc.Command, n, -1, -1}
+}
+
+// Step decodes the next command.
+func (p *Pass) Step() (container.Command, error) { return p.r.Step() }
+
+// Run decodes on to the end of the file, or until stop (nil: never) says
+// so after a command; io.EOF is no error here.
+func (p *Pass) Run(stop func(c *container.Command) bool) error { return p.r.Run(stop) }
+
+// resumeBefore is a replay at st, its hooks left to the caller: for the
+// engine's own decodes of one message (diagnose's captures, infer's
+// forks).
+func resumeBefore(st start) (*replay.Replay, error) {
+	p, err := openPass(st, Visitor{})
+	if err != nil {
+		return nil, err
+	}
+	p.r.Hooks = replay.Hooks{}
+	return p.r, nil
+}
+
+// resumed is a replay resumed from the last keyframe before st.before, its
+// hooks left to the caller; nil when st has none there.
+func resumed(st start) *replay.Replay {
+	if st.ks == nil || st.ks.Before(st.before) == nil {
+		return nil
+	}
+	r, err := resumeBefore(st)
+	if err != nil {
+		return nil
+	}
+	return r
+}
