@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
+	"github.com/dembug/dembug/session"
 )
 
 // missingAliases says which --as names no field of the file carries (a
@@ -105,10 +105,10 @@ func checkAliasNames(data []byte, a schema.Aliases) error {
 		return nil
 	}
 	r, err := loadSchema(data, schema.Aliases{})
-	if err != nil || r == nil || r.Schema == nil {
+	if err != nil || r == nil || r.Schema() == nil {
 		return nil // the command reports an unreadable file itself
 	}
-	if miss := missingAliases(a, r.Schema); len(miss) > 0 {
+	if miss := missingAliases(a, r.Schema()); len(miss) > 0 {
 		return fmt.Errorf("%s", strings.Join(miss, "\n"))
 	}
 	return nil
@@ -120,7 +120,7 @@ func checkAliasNames(data []byte, a schema.Aliases) error {
 func checkMute(mute []string, path string) error {
 	var fields []string
 	for _, m := range mute {
-		if _, ok := diagnose.RuleNamed(m); !ok {
+		if _, ok := session.RuleNamed(m); !ok {
 			fields = append(fields, m)
 		}
 	}
@@ -129,9 +129,9 @@ func checkMute(mute []string, path string) error {
 	}
 	var names map[string]bool
 	if f, err := mapfile.Open(path); err == nil {
-		if r, err := loadSchema(f.Data, schema.Aliases{}); err == nil && r.Schema != nil {
+		if r, err := loadSchema(f.Data, schema.Aliases{}); err == nil && r.Schema() != nil {
 			names = map[string]bool{}
-			for _, sf := range r.Schema.AllFields() {
+			for _, sf := range r.Schema().AllFields() {
 				names[sf.Name] = true
 			}
 		}
@@ -141,7 +141,7 @@ func checkMute(mute []string, path string) error {
 		return nil // no schema to tell by: the command reports the file
 	}
 	var rules []string
-	for _, r := range diagnose.Rules {
+	for _, r := range session.Rules {
 		rules = append(rules, r.ID())
 	}
 	for _, m := range fields {

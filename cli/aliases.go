@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/game"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // addAsFlag registers the repeatable --as NAME=KNOWN flag, and beside it
@@ -65,14 +65,9 @@ func parseAs(as []string) (schema.Aliases, error) {
 	return a, err
 }
 
-// openWith opens data to be decoded under aliases a.
-func openWith(data []byte, a schema.Aliases) (*replay.Replay, error) {
-	r, err := replay.Open(data)
-	if err != nil {
-		return nil, err
-	}
-	r.Aliases = a
-	return r, nil
+// openWith opens a decode of data under aliases a.
+func openWith(data []byte, a schema.Aliases) (*session.Pass, error) {
+	return session.OpenFile(data, a).Pass(session.Visitor{})
 }
 
 // WriteUnknowns lists the names decoder choice does not know. Enums and

@@ -7,23 +7,19 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/messages"
-	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // AnomalyGroup is every anomaly of one rule in a file, as check --json
 // prints it: how many, the first, and the fields they fell on.
 type AnomalyGroup struct {
-	Rule     string                `json:"rule"` // short name: denormal, varint-overflow, …
-	Name     string                `json:"name"` // what the rule says`
-	Severity string                `json:"severity"`
-	Count    int                   `json:"count"`
-	Example  diagnose.Where        `json:"example"`
-	Fields   []diagnose.FieldCount `json:"fields,omitempty"`
+	Rule     string               `json:"rule"` // short name: denormal, varint-overflow, …
+	Name     string               `json:"name"` // what the rule says`
+	Severity string               `json:"severity"`
+	Count    int                  `json:"count"`
+	Example  session.Where        `json:"example"`
+	Fields   []session.FieldCount `json:"fields,omitempty"`
 }
 
 // MaxAnomalyFields bounds the fields listed per group.
@@ -31,34 +27,17 @@ const MaxAnomalyFields = 20
 
 // TallyAnomalies decodes the whole file with recording on and tallies the
 // anomaly rules' findings into t (muted rules and fields left out).
-func TallyAnomalies(data []byte, a schema.Aliases, t *diagnose.Tally) error {
-	return tallyAnomalies(data, a, t, nil)
+func TallyAnomalies(data []byte, a schema.Aliases, t *session.Tally) error {
+	return tallyAnomalies(session.OpenFile(data, a), t, nil)
 }
 
-// tallyAnomalies is TallyAnomalies interning strings in p.
-func tallyAnomalies(data []byte, a schema.Aliases, t *diagnose.Tally, p *decoder.Pool) error {
-	r, err := replay.Open(data)
-	if err != nil {
-		return err
-	}
-	r.Aliases, r.Entities.Strings = a, p
-	var rec provenance.Message
-	r.Hooks.Record = func(replay.Location) *provenance.Message { return &rec }
-	r.Hooks.Entities = func(loc replay.Location, _ *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
-		if m == nil {
-			return
-		}
-		rep := diagnose.Message(m, diagnose.LookupIn(r.Entities))
-		if rep.Count == 0 {
-			return
-		}
-		t.AddMessage(m, rep, diagnose.Where{Tick: loc.Tick, Command: loc.Command, Message: loc.Message})
-	}
-	return r.Run(nil)
+// tallyAnomalies is TallyAnomalies of f interning strings in p.
+func tallyAnomalies(f *session.File, t *session.Tally, p *decoder.Pool) error {
+	return f.TallyAnomalies(t, p)
 }
 
 // anomalyGroups converts a tally for printing.
-func anomalyGroups(t *diagnose.Tally) []AnomalyGroup {
+func anomalyGroups(t *session.Tally) []AnomalyGroup {
 	var out []AnomalyGroup
 	for _, g := range t.Groups() {
 		ex := g.Example
@@ -108,10 +87,10 @@ func printAnomalies(w io.Writer, path string, gs []AnomalyGroup, muted int) {
 
 // newTally mutes each name given: a rule when it names one, a field
 // otherwise.
-func newTally(mute []string) *diagnose.Tally {
-	t := &diagnose.Tally{}
+func newTally(mute []string) *session.Tally {
+	t := &session.Tally{}
 	for _, m := range mute {
-		if r, ok := diagnose.RuleNamed(m); ok {
+		if r, ok := session.RuleNamed(m); ok {
 			t.MuteRule(r, true)
 		} else {
 			t.MuteField(m, true)

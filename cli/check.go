@@ -14,8 +14,6 @@ import (
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/forecast"
-	"github.com/dembug/dembug/engine/infer"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/internal/mapfile"
 	"github.com/dembug/dembug/session"
@@ -134,12 +132,12 @@ func suspiciousOf(fs *session.FirstSuspect) *SuspectReport {
 // Check decodes a whole file and, when a message misaligns, infers what
 // the names decoder choice does not know behave as, and names the read that
 // breaks alignment.
-func Check(path string, data []byte) (CheckResult, *replay.Replay) {
+func Check(path string, data []byte) (CheckResult, *session.Pass) {
 	return check(path, data, CheckOptions{}, true)
 }
 
 // CheckOnly decodes a whole file without the (slower) search for a suspect.
-func CheckOnly(path string, data []byte) (CheckResult, *replay.Replay) {
+func CheckOnly(path string, data []byte) (CheckResult, *session.Pass) {
 	return check(path, data, CheckOptions{}, false)
 }
 
@@ -167,42 +165,43 @@ type CheckOptions struct {
 }
 
 // CheckWith is Check with options.
-func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *replay.Replay) {
+func CheckWith(path string, data []byte, o CheckOptions) (CheckResult, *session.Pass) {
 	return check(path, data, o, true)
 }
 
-func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *replay.Replay) {
+func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) (CheckResult, *session.Pass) {
 	start := time.Now()
 	res := CheckResult{File: path, Bytes: len(data)}
-	ch, err := infer.Run(data, o.Aliases, infer.Options{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm, Strings: o.Strings,
-		Watch: forecast.Watch})
+	f := session.OpenFile(data, o.Aliases)
+	ch, err := f.Check(session.CheckOptions{Infer: diagnoseMisalignment, Since: o.Since, Confirm: o.Confirm, Strings: o.Strings})
 	if ch == nil {
 		res.Error = err.Error()
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
 	r := ch.First
-	res.Game = r.Game.String()
-	res.Build = r.Header.BuildNum
-	res.Commands = r.Stats.Commands
-	res.LastTick = r.Stats.LastTick
-	res.Messages = r.Stats.Messages
-	res.PacketEntities = r.Stats.PacketEntities
-	res.EntityUpdates = r.Entities.Stats.Updates
-	res.Fields = r.Entities.Stats.Fields
-	res.Misaligned = r.Stats.Misaligned
-	res.FormatReport = formatReport(r, data, o.SinceFormat)
+	st, es := r.Stats(), r.EntityStats()
+	res.Game = r.Game().String()
+	res.Build = r.Build()
+	res.Commands = st.Commands
+	res.LastTick = st.LastTick
+	res.Messages = st.Messages
+	res.PacketEntities = st.PacketEntities
+	res.EntityUpdates = es.Updates
+	res.Fields = es.Fields
+	res.Misaligned = st.Misaligned
+	res.FormatReport = formatReport(f, r, o.SinceFormat)
 	if ch.FirstErr != nil {
 		res.Error = ch.FirstErr.Error()
 	}
-	if r.Schema != nil {
-		if fb := FallbackTypes(r.Schema); len(fb) > 0 {
+	if sc := r.Schema(); sc != nil {
+		if fb := FallbackTypes(sc); len(fb) > 0 {
 			res.Fallbacks = fb
 		}
-		res.Unknown = unknownNames(r.Schema)
-		res.Warnings = missingAliases(o.Aliases, r.Schema)
-		for n := range r.Schema.NewUnknowns(o.Since) {
-			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name, Fields: len(r.Schema.Carrying(n.Kind, n.Name))})
+		res.Unknown = unknownNames(sc)
+		res.Warnings = missingAliases(o.Aliases, sc)
+		for n := range sc.NewUnknowns(o.Since) {
+			res.NewSince = append(res.NewSince, UnknownName{Kind: string(n.Kind), Name: n.Name, Fields: len(sc.Carrying(n.Kind, n.Name))})
 		}
 		sort.Slice(res.NewSince, func(i, j int) bool { return res.NewSince[i].Name < res.NewSince[j].Name })
 	}
@@ -214,21 +213,19 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	if len(ch.Findings) > 0 {
 		res.Rerun = ch.Aliases.Flags()
 		if o.Confirm && ch.Last != ch.First {
-			n := ch.Last.Stats.Misaligned
+			n := ch.Last.Stats().Misaligned
 			res.ConfirmedMisaligned = &n
 		}
 	}
-	res.Corrections = correctionReports(infer.CorrectionEvidence(r))
-	res.Parsers = session.ForecastOf(ch, data, o.Aliases)
-	if r.FirstMisaligned != nil {
-		res.FirstMisaligned = r.FirstMisaligned.Error()
-		if inf := session.InferenceOf(ch); inf != nil && inf.Break != nil || diagnoseMisalignment {
-			res.FirstSuspicious = suspiciousOf(session.LocateFirstSuspect(data, o.Aliases, r.FirstMisaligned.Loc, inf, false))
-		}
+	res.Corrections = correctionReports(r.Corrections())
+	res.Parsers = ch.Parsers
+	if _, why, ok := r.FirstMisaligned(); ok {
+		res.FirstMisaligned = why.Error()
+		res.FirstSuspicious = suspiciousOf(ch.FirstSuspect(diagnoseMisalignment))
 	}
 	if o.Anomalies {
 		t := newTally(o.Mute)
-		_ = tallyAnomalies(data, o.Aliases, t, o.Strings) // a decode error is res.Error already
+		_ = tallyAnomalies(f, t, o.Strings) // a decode error is res.Error already
 		res.Anomalies = anomalyGroups(t)
 		if res.Anomalies == nil {
 			res.Anomalies = []AnomalyGroup{}
@@ -316,7 +313,7 @@ func checkCmd() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("%s: %w", since, err)
 				}
-				o.Since = r.Schema
+				o.Since = r.Schema()
 				o.SinceFormat = sinceFormat(r)
 			}
 			results := checkFiles(args, runtime.GOMAXPROCS(0), o)
@@ -380,7 +377,7 @@ func checkCmd() *cobra.Command {
 					printParsers(out, path, res.Parsers, o.AllParsers)
 				}
 				for _, f := range res.Inferred {
-					if f.Basis == infer.BasisValues {
+					if f.Basis == session.BasisValues {
 						if !asJSON {
 							fmt.Fprintln(out, valuesLine(path, f))
 						}

@@ -24,7 +24,7 @@ func TestCheckDota2(t *testing.T) {
 	// Plausible values: every hero's position inside the map, health and
 	// mana within their maxima, player names readable.
 	heroes := 0
-	for _, e := range r.Entities.Entities {
+	for _, e := range r.Entities().Entities {
 		if e == nil || !strings.HasPrefix(e.Class.Name, "CDOTA_Unit_Hero_") {
 			continue
 		}

@@ -11,9 +11,8 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/entity"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // runTo opens data and decodes, under aliases a, every command whose tick
@@ -21,7 +20,7 @@ import (
 // what was decoded. first is, when the decode stopped before the game's
 // first command (tick is before every game tick), that command's tick; -1
 // otherwise.
-func runTo(data []byte, tick int64, a schema.Aliases) (r *replay.Replay, first int64, err error) {
+func runTo(data []byte, tick int64, a schema.Aliases) (r *session.Pass, first int64, err error) {
 	r, err = openWith(data, a)
 	if err != nil {
 		return nil, -1, err
@@ -61,22 +60,23 @@ func (g *inGame) after(k container.Kind) {
 }
 
 // WriteEntities prints one JSON object per live entity.
-func WriteEntities(w io.Writer, t *entity.Table) error {
+func WriteEntities(w io.Writer, t *session.Table) error {
 	bw := bufio.NewWriter(w)
 	var line []byte
-	for _, e := range t.Entities {
-		if e == nil || e.Class == nil {
-			continue
+	var err error
+	session.EachEntity(t, func(e session.LiveEntity) {
+		if err != nil {
+			return
 		}
 		line = append(line[:0], `{"index":`...)
 		line = strconv.AppendInt(line, int64(e.Index), 10)
 		line = append(line, `,"serial":`...)
 		line = strconv.AppendUint(line, uint64(e.Serial), 10)
 		line = append(line, `,"class":`...)
-		line = strconv.AppendQuote(line, e.Class.Name)
+		line = strconv.AppendQuote(line, e.Class)
 		line = append(line, `,"fields":{`...)
 		first := true
-		entity.Walk(e.Class.Serializer, e.State, func(name string, f *schema.Field, v decoder.Value) {
+		e.Fields(func(name string, f *schema.Field, v decoder.Value) {
 			if !first {
 				line = append(line, ',')
 			}
@@ -86,9 +86,10 @@ func WriteEntities(w io.Writer, t *entity.Table) error {
 			line = v.AppendJSONAs(line, valueDecoder(f, name))
 		})
 		line = append(line, "}}\n"...)
-		if _, err := bw.Write(line); err != nil {
-			return err
-		}
+		_, err = bw.Write(line)
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
@@ -104,8 +105,8 @@ func entitiesCmd() *cobra.Command {
 			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
-			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, _ error) error {
-				return WriteEntities(cmd.OutOrStdout(), r.Entities)
+			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *session.Pass, _ error) error {
+				return WriteEntities(cmd.OutOrStdout(), r.Entities())
 			})
 		},
 	}
@@ -142,15 +143,15 @@ func stateTickErr(cmd *cobra.Command, tick *int64) error {
 // written before the error that stopped it is returned. A tick past the
 // file's last is the state at its end, one before its game's first the
 // signon's, and a note on errw says so.
-func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r *replay.Replay, runErr error) error) error {
+func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r *session.Pass, runErr error) error) error {
 	data, aliases, err := readWithAliases(path, as)
 	if err != nil {
 		return err
 	}
 	r, first, runErr := runTo(data, tick, aliases)
 	switch {
-	case r != nil && runErr == nil && r.Done && tick > int64(r.Stats.LastTick):
-		fmt.Fprintf(errw, "dembug: note: %s: tick %d is past the end: this is the state at the file's last tick, %d\n", path, tick, r.Stats.LastTick)
+	case r != nil && runErr == nil && r.Done() && tick > int64(r.Stats().LastTick):
+		fmt.Fprintf(errw, "dembug: note: %s: tick %d is past the end: this is the state at the file's last tick, %d\n", path, tick, r.Stats().LastTick)
 	case first >= 0:
 		fmt.Fprintf(errw, "dembug: note: %s: tick %d is before the game's first tick, %d: this is the state the signon leaves\n", path, tick, first)
 	}
@@ -162,7 +163,7 @@ func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r 
 	if runErr != nil {
 		return fmt.Errorf("%s: %w", path, runErr)
 	}
-	if m := r.FirstMisaligned; m != nil {
+	if _, m, ok := r.FirstMisaligned(); ok {
 		// The state is written (it holds up to there), but from that
 		// message on its values are reads at wrong bits: exit 1, as check.
 		fmt.Fprintf(errw, "dembug: %s: the state is not to be trusted from the first misaligned message on: %v (dembug check says what an unknown name behaves as)\n", path, m)

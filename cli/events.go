@@ -12,7 +12,8 @@ import (
 
 	"github.com/dembug/dembug/engine/gameevents"
 	"github.com/dembug/dembug/engine/messages"
-	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // TickWindow is a closed range of demo ticks (--tick A..B); an open end
@@ -77,10 +78,7 @@ type eventTally struct {
 // event message). A broken event message is reported and skipped, and
 // makes the result an exit-1 error once the file is done.
 func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) error {
-	r, err := replay.Open(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
+	var r *session.Pass
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	var tr gameevents.Tracker
@@ -92,7 +90,7 @@ func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) e
 	var byID []*eventTally             // events counted without a list entry, in order seen
 	var line []byte
 	seen, beforeList, broken := 0, 0, 0
-	r.Hooks.Inner = func(l replay.Location, m *messages.Inner) {
+	inner := func(l session.Location, m *messages.Inner) {
 		if m.Type != gameevents.ListMessage && m.Type != gameevents.EventMessage {
 			return
 		}
@@ -131,6 +129,10 @@ func WriteEvents(w, errw io.Writer, path string, data []byte, o EventsOptions) e
 			line = appendEventText(line[:0], l.Tick, &ev)
 		}
 		bw.Write(line)
+	}
+	r, err := session.OpenFile(data, schema.Aliases{}).Pass(session.Visitor{Inner: inner})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	var game inGame
 	var runErr error

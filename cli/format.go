@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	"github.com/dembug/dembug/engine/container"
-	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/game"
-	"github.com/dembug/dembug/engine/replay"
-	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // FormatReport is what check says about the format outside the field
@@ -67,14 +65,14 @@ type FormatPlace struct {
 }
 
 // formatReport fills the report from a decode.
-func formatReport(r *replay.Replay, data []byte, since []UnknownFormat) FormatReport {
-	fr := FormatReport{GameFrom: r.Source.GameFrom, CaptureStops: r.StopsAt(), UnknownFormat: []UnknownFormat{}}
-	if r.Game == game.Unknown {
+func formatReport(f *session.File, r *session.Pass, since []UnknownFormat) FormatReport {
+	fr := FormatReport{GameFrom: r.GameFrom(), CaptureStops: r.StopsAt(), UnknownFormat: []UnknownFormat{}}
+	if r.Game() == game.Unknown {
 		fr.GameUnknown = r.GameWhy()
 	}
 	fr.UnknownFormat = unknownFormat(r)
-	if r.FirstMisaligned != nil {
-		fr.HeaderAssumption = headerAssumption(data, r.FirstMisaligned.Loc, r.Aliases)
+	if at, _, ok := r.FirstMisaligned(); ok {
+		fr.HeaderAssumption = headerAssumption(f, at)
 	}
 	if since != nil {
 		old := map[string]bool{}
@@ -93,9 +91,9 @@ func formatReport(r *replay.Replay, data []byte, since []UnknownFormat) FormatRe
 func (u UnknownFormat) key() string { return fmt.Sprintf("%s/%s/%d", u.Kind, u.In, u.ID) }
 
 // unknownFormat lists the decode's unknown-format items.
-func unknownFormat(r *replay.Replay) []UnknownFormat {
+func unknownFormat(r *session.Pass) []UnknownFormat {
 	out := []UnknownFormat{}
-	for _, it := range r.Format.Items() {
+	for _, it := range r.Format() {
 		u := UnknownFormat{Kind: it.Kind, In: it.In, ID: it.ID, Wire: it.Wire, Value: it.Value, Count: it.Count,
 			First: FormatPlace{Tick: it.First.Tick, Command: it.First.Command, Byte: it.First.Byte, Message: max(it.First.Message, 0)}}
 		where := fmt.Sprintf("command #%d", it.First.Command)
@@ -118,28 +116,19 @@ func unknownFormat(r *replay.Replay) []UnknownFormat {
 
 // headerAssumption checks the header assumptions of the message at loc,
 // decoded under the aliases the check ran with.
-func headerAssumption(data []byte, loc replay.Location, aliases schema.Aliases) *HeaderAssumption {
-	c, err := diagnose.CaptureAtWith(data, loc, aliases)
-	if err != nil || c == nil {
+func headerAssumption(f *session.File, at session.Location) *HeaderAssumption {
+	c := f.HeaderCheck(at)
+	if c == nil {
 		return nil
 	}
-	a := diagnose.Assumptions(c)
-	if a == nil {
-		return nil
-	}
-	h := &HeaderAssumption{Broken: a.Broken, Aligns: a.Aligning()}
+	h := &HeaderAssumption{Broken: c.Broken, Aligns: c.Aligns, Tried: c.Tried}
 	if h.Aligns == nil {
 		h.Aligns = []string{}
-	}
-	for _, t := range a.Tried {
-		h.Tried = append(h.Tried, t.Name)
 	}
 	return h
 }
 
-// sinceFormat decodes the rest of the --since file, r (decoded as far as
-// its schema), for the unknown-format items it has.
-func sinceFormat(r *replay.Replay) []UnknownFormat {
+func sinceFormat(r *session.Pass) []UnknownFormat {
 	_ = r.Run(nil) // what decoded before an error counts
 	return unknownFormat(r)
 }

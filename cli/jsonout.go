@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // SchemaField is one field as schema --json prints it.
@@ -97,14 +97,15 @@ type Stats struct {
 }
 
 // StatsOf gathers the decoder-family table of a decoded replay.
-func StatsOf(r *replay.Replay) Stats {
-	counts := FamilyCounts(r.Schema)
-	st := Stats{TotalFields: len(r.Schema.AllFields()), Families: []FamilyStat{}, Unknown: unknownNames(r.Schema)}
-	for _, c := range r.Entities.Stats.Calls {
+func StatsOf(r *session.Pass) Stats {
+	counts := FamilyCounts(r.Schema())
+	st := Stats{TotalFields: len(r.Schema().AllFields()), Families: []FamilyStat{}, Unknown: unknownNames(r.Schema())}
+	allCalls := r.EntityStats().Calls
+	for _, c := range allCalls {
 		st.TotalCalls += c
 	}
 	for _, fam := range decoder.Families() {
-		calls := r.Entities.Stats.Calls[fam]
+		calls := allCalls[fam]
 		if counts[fam] == 0 && calls == 0 {
 			continue
 		}

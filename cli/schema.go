@@ -12,20 +12,20 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // loadSchema decodes commands, under aliases a, until the schema is known.
-func loadSchema(data []byte, a schema.Aliases) (*replay.Replay, error) {
+func loadSchema(data []byte, a schema.Aliases) (*session.Pass, error) {
 	r, err := openWith(data, a)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Run(func(*container.Command) bool { return r.Schema != nil }); err != nil {
+	if err := r.Run(func(*container.Command) bool { return r.Schema() != nil }); err != nil {
 		return r, err
 	}
-	if r.Schema == nil {
+	if r.Schema() == nil {
 		return r, fmt.Errorf("no DEM_SendTables command: the file has no schema")
 	}
 	return r, nil
@@ -140,18 +140,18 @@ func schemaCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if miss := missingAliases(aliases, r.Schema); len(miss) > 0 {
+			if miss := missingAliases(aliases, r.Schema()); len(miss) > 0 {
 				return fmt.Errorf("%s: %s", args[0], strings.Join(miss, "\n"))
 			}
 			write := WriteSchema
 			if asJSON {
 				write = WriteSchemaJSON
 			}
-			if write(cmd.OutOrStdout(), r.Schema, class) == 0 {
+			if write(cmd.OutOrStdout(), r.Schema(), class) == 0 {
 				return fmt.Errorf("no serializer matches %q", class)
 			}
 			if class == "" && !asJSON {
-				WriteUnknowns(cmd.OutOrStdout(), r.Schema)
+				WriteUnknowns(cmd.OutOrStdout(), r.Schema())
 			}
 			return nil
 		},

@@ -30,7 +30,7 @@ func TestWriteSchemaWritesInBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w countingWriter
-	if n := WriteSchema(&w, r.Schema, ""); n == 0 {
+	if n := WriteSchema(&w, r.Schema(), ""); n == 0 {
 		t.Fatal("no serializer written")
 	}
 	lines := strings.Count(w.String(), "\n")

@@ -140,7 +140,7 @@ func loadPair(oldPath, newPath string, a schema.Aliases) (schemas [2]*schema.Sch
 		if err != nil {
 			return schemas, builds, fmt.Errorf("%s: %w", p, err)
 		}
-		schemas[i], builds[i] = r.Schema, r.Header.BuildNum
+		schemas[i], builds[i] = r.Schema(), r.Build()
 	}
 	return schemas, builds, nil
 }

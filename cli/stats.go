@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // FamilyCounts counts the schema's value-holding fields per decoder family
@@ -44,16 +44,17 @@ func FallbackTypes(s *schema.Schema) map[string]int {
 }
 
 // WriteStats prints the decoder-family table of a decoded replay.
-func WriteStats(w io.Writer, r *replay.Replay) {
-	counts := FamilyCounts(r.Schema)
+func WriteStats(w io.Writer, r *session.Pass) {
+	counts := FamilyCounts(r.Schema())
+	calls := r.EntityStats().Calls
 	var total int64
-	for _, c := range r.Entities.Stats.Calls {
+	for _, c := range calls {
 		total += c
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "decoder\tfields\tcalls\tshare\t")
 	for _, fam := range decoder.Families() {
-		calls := r.Entities.Stats.Calls[fam]
+		calls := calls[fam]
 		if counts[fam] == 0 && calls == 0 {
 			continue
 		}
@@ -63,10 +64,10 @@ func WriteStats(w io.Writer, r *replay.Replay) {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\n", fam, counts[fam], calls, share)
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema.AllFields()), total)
+	fmt.Fprintf(tw, "total\t%d\t%d\t\t\n", len(r.Schema().AllFields()), total)
 	tw.Flush()
 	fmt.Fprintln(w)
-	WriteUnknowns(w, r.Schema)
+	WriteUnknowns(w, r.Schema())
 	writeValueVerdicts(w, r)
 }
 
@@ -84,7 +85,7 @@ func statsCmd() *cobra.Command {
 			}
 			r, runErr := runGathering(data, aliases)
 			switch {
-			case r == nil || r.Schema == nil:
+			case r == nil || r.Schema() == nil:
 			case asJSON:
 				b, _ := json.Marshal(StatsOf(r))
 				fmt.Fprintln(cmd.OutOrStdout(), string(b))

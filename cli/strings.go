@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/stringtable"
+	"github.com/dembug/dembug/session"
 )
 
 // WriteStrings prints every written entry of the tables (of the one called
@@ -102,15 +102,15 @@ func stringsCmd() *cobra.Command {
 			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
-			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *replay.Replay, runErr error) error {
-				if table != "" && runErr == nil && r.Strings.ByName(table) == nil {
+			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *session.Pass, runErr error) error {
+				if table != "" && runErr == nil && r.Strings().ByName(table) == nil {
 					var names []string
-					for _, t := range r.Strings.Tables {
+					for _, t := range r.Strings().Tables {
 						names = append(names, t.Name)
 					}
 					return fmt.Errorf("%s: no string table %q (the file has: %s)", args[0], table, strings.Join(names, ", "))
 				}
-				return WriteStrings(cmd.OutOrStdout(), &r.Strings, table, asJSON)
+				return WriteStrings(cmd.OutOrStdout(), r.Strings(), table, asJSON)
 			})
 		},
 	}

@@ -12,11 +12,10 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // Trace decodes data and writes one JSON object per field read in the
@@ -50,10 +49,6 @@ type TraceOptions struct {
 
 // TraceWith is Trace with options.
 func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceOptions) error {
-	r, err := openWith(data, o.Aliases)
-	if err != nil {
-		return err
-	}
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	var rec provenance.Message
@@ -63,13 +58,15 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	// The ticks of the packet-entities messages nearest the one asked
 	// for, to say where to look when it has none (-2: none).
 	before, after := int64(-2), int64(-2)
-	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+	var r *session.Pass
+	var v session.Visitor
+	v.Record = func(_ session.Ref, loc session.Location) *provenance.Message {
 		if o.AllTicks || int64(loc.Tick) == tick {
 			return &rec
 		}
 		return nil
 	}
-	r.Hooks.Entities = func(loc replay.Location, pe *messages.PacketEntities, _ entity.Result, m *provenance.Message) {
+	v.Entities = func(_ session.Ref, loc session.Location, pe *messages.PacketEntities, _ session.Result, m *provenance.Message) {
 		switch t := int64(loc.Tick); {
 		case t < tick:
 			before = t
@@ -90,13 +87,13 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 			}
 			printed++
 			if o.Headers {
-				writeTraceHeader(bw, loc, u, entity.ReadHeader(pe.EntityData, m, ui, r.Entities.ClassIDBits), "header")
+				writeTraceHeader(bw, loc, u, session.ReadHeader(pe.EntityData, m, ui, r.ClassIDBits()), "header")
 			}
 			if o.Baselines && u.Op == provenance.Create {
-				if b, _ := r.Entities.RecordBaseline(u.ClassID); b != nil {
+				if b, _ := r.RecordBaseline(u.ClassID); b != nil {
 					var data []byte
 					if o.Explain {
-						data = r.Entities.Baseline(u.ClassID)
+						data = r.Baseline(u.ClassID)
 					}
 					for i := range b.Fields {
 						line = appendTraceField(line[:0], loc, u, &b.Fields[i], true, data)
@@ -118,8 +115,12 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 			}
 		}
 		if o.Headers && entityIndex < 0 && m.DeletionBits > 0 {
-			writeTraceHeader(bw, loc, nil, entity.ReadDeletions(pe.EntityData, m, 1<<14), "deletions")
+			writeTraceHeader(bw, loc, nil, session.ReadDeletions(pe.EntityData, m, 1<<14), "deletions")
 		}
+	}
+	r, err := session.OpenFile(data, o.Aliases).Pass(v)
+	if err != nil {
+		return err
 	}
 	var game inGame
 	if err := r.Run(func(c *container.Command) bool {
@@ -141,8 +142,8 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 	}
 	// Nothing printed is an answer too, and it says why.
 	switch {
-	case seenMsgs == 0 && tick > int64(r.Stats.LastTick):
-		return fmt.Errorf("tick %d is past the end: the file's last tick is %d", tick, r.Stats.LastTick)
+	case seenMsgs == 0 && tick > int64(r.Stats().LastTick):
+		return fmt.Errorf("tick %d is past the end: the file's last tick is %d", tick, r.Stats().LastTick)
 	case tick < -1:
 		return fmt.Errorf("tick %d: ticks are demo command ticks, -1 for the signon and 0 on", tick)
 	case seenMsgs == 0:
@@ -155,7 +156,7 @@ func TraceWith(w io.Writer, data []byte, tick int64, entityIndex int64, o TraceO
 
 // appendTraceHead opens a trace object with the place of the update it
 // belongs to: tick, command, message, entity and class.
-func appendTraceHead(b []byte, loc replay.Location, u *provenance.EntityUpdate) []byte {
+func appendTraceHead(b []byte, loc session.Location, u *provenance.EntityUpdate) []byte {
 	b = append(b, `{"tick":`...)
 	b = strconv.AppendInt(b, int64(loc.Tick), 10)
 	b = append(b, `,"command":`...)
@@ -171,7 +172,7 @@ func appendTraceHead(b []byte, loc replay.Location, u *provenance.EntityUpdate) 
 
 // appendTraceField writes one read as a JSON object; with data (the bytes
 // the read's offsets count in) its walk-through as well.
-func appendTraceField(b []byte, loc replay.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
+func appendTraceField(b []byte, loc session.Location, u *provenance.EntityUpdate, f *provenance.Field, inBaseline bool, data []byte) []byte {
 	b = appendTraceHead(b, loc, u)
 	b = append(b, `,"path":`...)
 	b = appendPath(b, f.Path.Slice())
@@ -270,8 +271,8 @@ func traceCmd() *cobra.Command {
 		Short: "Print one JSON object per field read at a tick: path, name, type, decoder, bit offset, bits, value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if cmd.Flags().Changed("entity") && (ent < 0 || ent >= entity.MaxEntities) {
-				return fmt.Errorf("--entity %d: entity indexes run 0…%d (leave --entity out for every entity)", ent, entity.MaxEntities-1)
+			if cmd.Flags().Changed("entity") && (ent < 0 || ent >= session.MaxEntities) {
+				return fmt.Errorf("--entity %d: entity indexes run 0…%d (leave --entity out for every entity)", ent, session.MaxEntities-1)
 			}
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
@@ -300,7 +301,7 @@ func traceCmd() *cobra.Command {
 // writeTraceHeader writes an update's header (in "header") or a message's
 // deletion list (in "deletions", u nil) as one JSON object: where it is,
 // its bits, and each part re-read.
-func writeTraceHeader(w io.Writer, loc replay.Location, u *provenance.EntityUpdate, parts []entity.HeaderPart, in string) {
+func writeTraceHeader(w io.Writer, loc session.Location, u *provenance.EntityUpdate, parts []session.HeaderPart, in string) {
 	type part struct {
 		Name      string `json:"name"`
 		BitOffset uint   `json:"bit_offset"`

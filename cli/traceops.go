@@ -6,7 +6,7 @@ import (
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
+	"github.com/dembug/dembug/session"
 )
 
 // appendTraceOps writes an update's field-path op stream (trace --ops):
@@ -14,7 +14,7 @@ import (
 // code, where its bits are, the operand's bits after the code, and the path
 // before and after it; the finish op that ends the paths last (its path
 // null). data is the entity data the offsets count in.
-func appendTraceOps(b []byte, loc replay.Location, u *provenance.EntityUpdate, fields []provenance.Field, data []byte) []byte {
+func appendTraceOps(b []byte, loc session.Location, u *provenance.EntityUpdate, fields []provenance.Field, data []byte) []byte {
 	prev := []int32{-1}
 	op := func(o fieldpath.OpRecord, path []int32) {
 		code := fieldpath.CodeOf(o.Op)

@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/dembug/dembug/engine/evidence"
-	"github.com/dembug/dembug/engine/infer"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 )
@@ -34,7 +32,7 @@ func rerunTo(fs []Inferred, asJSON bool, out, errw io.Writer) io.Writer {
 		return errw
 	}
 	for _, f := range fs {
-		if f.Basis != infer.BasisValues {
+		if f.Basis != session.BasisValues {
 			return errw
 		}
 	}
@@ -43,21 +41,21 @@ func rerunTo(fs []Inferred, asJSON bool, out, errw io.Writer) io.Writer {
 
 // runGathering decodes the whole file under aliases a, gathering value
 // evidence on the way (package evidence).
-func runGathering(data []byte, a schema.Aliases) (*replay.Replay, error) {
+func runGathering(data []byte, a schema.Aliases) (*session.Pass, error) {
 	r, err := openWith(data, a)
 	if err != nil {
 		return nil, err
 	}
-	r.Entities.GatherEvidence()
+	r.GatherEvidence()
 	return r, r.Run(nil)
 }
 
 // writeValueVerdicts says, under the list of unknown names, which of them
 // the decode's values show read wrongly (nothing when it gathered no
 // evidence or found none).
-func writeValueVerdicts(w io.Writer, r *replay.Replay) {
+func writeValueVerdicts(w io.Writer, r *session.Pass) {
 	var lines []string
-	for _, ne := range session.JudgedValues(r) {
+	for _, ne := range r.JudgedValues() {
 		v := ne.Verdict
 		lines = append(lines, fmt.Sprintf("  type %s → %s (--as %s=%s): %s", ne.Name, v.As, ne.Name, v.As, v.Evidence))
 	}
@@ -76,7 +74,7 @@ func writeValueVerdicts(w io.Writer, r *replay.Replay) {
 // changed a type's encoding shows no other way.
 func (res *CheckResult) hidesValues() bool {
 	for _, f := range res.Inferred {
-		if f.Basis == infer.BasisValues {
+		if f.Basis == session.BasisValues {
 			return true
 		}
 	}
@@ -98,7 +96,7 @@ type CorrectionReport struct {
 	Evidence string `json:"evidence"`
 }
 
-func correctionReports(cs []infer.CorrectionCheck) []CorrectionReport {
+func correctionReports(cs []session.CorrectionCheck) []CorrectionReport {
 	var out []CorrectionReport
 	for _, c := range cs {
 		out = append(out, CorrectionReport{Type: c.Correction.Type, As: c.Correction.As, Status: c.Status.String(), Evidence: c.Text})

@@ -1,5 +1,5 @@
-// Package session is the debugger's data layer: what the terminal UI asks
-// of a file, answered without drawing anything.
+// Package session is the debugger's data layer: what the terminal UI and
+// the command line ask of a file, answered without drawing anything.
 //
 // One File per open replay (file.go) owns the bytes, the aliases (--as)
 // and, once the index pass has started, its keyframes; the TUI asks it
@@ -17,10 +17,22 @@
 //     classes with;
 //   - what-ifs (Cases, WhatIf): a message decoded again with another
 //     decoder or a bit edit, beside the original;
-//   - the first suspect (LocateFirstSuspect): where the first misaligned
-//     message goes wrong, the one answer `dembug check` and the TUI give.
+//   - the first suspect (File.FirstSuspect, Checked.FirstSuspect): where
+//     the first misaligned message goes wrong, worked out in one place
+//     (locateFirstSuspect), the one answer `dembug check` and the TUI give;
+//   - check's decode (File.Check, Checked) and the command line's other
+//     decodes: a Pass and its Visitor (trace, entities, strings, stats,
+//     events), File.TallyAnomalies, File.HeaderCheck.
 //
-// Files: file.go (File), suspect.go (the first suspect, the inference's
+// Every decode of the file the package makes is a Pass (run.go): the one
+// place it opens the replay or resumes it from a keyframe, wires the
+// replay's hooks and turns the engine's place of a message (its inner
+// index) into a Ref. The engine's own whole-file runs (infer.Run for
+// check and the inference without an index, cut.Cut) open theirs.
+//
+// Files: file.go (File), run.go (Pass, Visitor: the pass runner),
+// passread.go (what a pass has decoded, as the command line asks it),
+// check.go (check's decode, the anomaly tally), suspect.go (the first suspect, the inference's
 // answer), index.go (the Index and its types), indexer.go (the index
 // pass), ref.go (Ref, the one coordinate of a place in the file, from
 // the index to the screen), detail.go (the live decoder),
@@ -34,7 +46,8 @@
 // tick window of the file written as a replay of its own, and the dembug
 // cut line that repeats it).
 //
-// Package ui imports it and neither engine/replay, engine/entity nor
-// engine/infer: where the UI needs an engine type this package names it
-// (Change, Node, Location, InferredName).
+// Packages ui and cli import it and neither engine/replay, engine/entity
+// nor engine/infer (nor, for cli, engine/diagnose): where they need an
+// engine type this package names it (Change, Node, Location, InferredName,
+// Table, DecodeStats, Tally …).
 package session

@@ -77,20 +77,17 @@ func InferenceOf(ch *infer.Checked) *Inference {
 	return &Inference{Findings: ch.Findings, Break: ch.Break, Aliases: ch.Aliases}
 }
 
-// LocateFirstSuspect names where the first misaligned message, at, most
+// capturer decodes a file up to a message and keeps it.
+type capturer func(Location) (*diagnose.Case, error)
+
+// locateFirstSuspect names where the first misaligned message, at, most
 // likely goes wrong: inference's breaking read when inf has one; else the
 // read whose other decoder or bit edit makes the message align; else the
 // diagnosis's first suspect. With record it also resolves the read in the
 // message's decode (Update, Field) and the header check, which a breaking
 // read does not need otherwise (check asks without). nil when the message
-// cannot be decoded again.
-func LocateFirstSuspect(data []byte, aliases schema.Aliases, at Location, inf *Inference, record bool) *FirstSuspect {
-	return locateFirstSuspect(func(at Location) (*diagnose.Case, error) { return diagnose.CaptureAtWith(data, at, aliases) }, at, inf, record)
-}
-
-// capturer decodes a file up to a message and keeps it.
-type capturer func(Location) (*diagnose.Case, error)
-
+// cannot be decoded again. The one place the first suspect is worked out:
+// check asks it through Checked.FirstSuspect, the TUI File.FirstSuspect.
 func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bool) *FirstSuspect {
 	if inf != nil && inf.Break != nil && len(inf.Findings) > 0 {
 		return breakingSuspect(capture, at, inf, record)
@@ -195,12 +192,42 @@ func breakingSuspect(capture capturer, at Location, inf *Inference, record bool)
 	return s
 }
 
-// headerCheck is what the header check (engine/diagnose) says of a
-// misaligned message: the header assumption its bits contradict, and the
-// alternatives that align it; "" when it broke in a field and nothing
-// else aligns it.
-func headerCheck(c *diagnose.Case) string {
+// HeaderCheck is what the header check (engine/diagnose) says of a
+// misaligned message: the header assumption its bits contradict ("" when
+// it broke in a field), the alternatives that align it, and every
+// alternative tried.
+type HeaderCheck struct {
+	Broken        string
+	Aligns, Tried []string
+}
+
+// HeaderCheck is the header check of the misaligned message at, decoded
+// again from the nearest keyframe before it; nil when it cannot be
+// decoded again or the check has nothing to say.
+func (f *File) HeaderCheck(at Location) *HeaderCheck {
+	c, err := f.capture(at)
+	if err != nil || c == nil {
+		return nil
+	}
+	return headerCheckOf(c)
+}
+
+func headerCheckOf(c *diagnose.Case) *HeaderCheck {
 	a := diagnose.Assumptions(c)
+	if a == nil {
+		return nil
+	}
+	h := &HeaderCheck{Broken: a.Broken, Aligns: a.Aligning()}
+	for _, t := range a.Tried {
+		h.Tried = append(h.Tried, t.Name)
+	}
+	return h
+}
+
+// headerCheck is the header check's account of a misaligned message in a
+// line, as the first suspect carries it: "" when it has nothing to say.
+func headerCheck(c *diagnose.Case) string {
+	a := headerCheckOf(c)
 	if a == nil {
 		return ""
 	}
@@ -208,8 +235,8 @@ func headerCheck(c *diagnose.Case) string {
 	if a.Broken != "" {
 		parts = append(parts, "breaks in an update header: "+a.Broken)
 	}
-	if al := a.Aligning(); len(al) > 0 {
-		parts = append(parts, "aligns with "+strings.Join(al, "; or with "))
+	if len(a.Aligns) > 0 {
+		parts = append(parts, "aligns with "+strings.Join(a.Aligns, "; or with "))
 	} else {
 		parts = append(parts, "no other header assumption aligns it")
 	}

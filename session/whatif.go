@@ -88,7 +88,13 @@ func (cc *Cases) Run(data []byte, at Ref, loc Location, req Request) (*WhatIf, e
 	if cc.c == nil || cc.key != at {
 		capture := cc.capture
 		if capture == nil {
-			capture = func(loc Location) (*diagnose.Case, error) { return diagnose.CaptureAtWith(data, loc, cc.aliases) }
+			capture = func(loc Location) (*diagnose.Case, error) {
+				r, err := resumeBefore(start{data: data, aliases: cc.aliases})
+				if err != nil {
+					return nil, err
+				}
+				return diagnose.CaptureIn(r, loc)
+			}
 		}
 		c, err := capture(loc)
 		if err != nil {
