@@ -16,17 +16,6 @@ import (
 // each step a tea.Cmd whose message starts the next; a newer generation
 // drops an older one's messages, which is how esc or a new search cancels.
 
-type (
-	gradeMsg struct {
-		gen stamp
-		ch  *session.GradeChunk
-	}
-	scanMsg struct {
-		gen stamp
-		st  session.ScanStep
-	}
-)
-
 // scanJob is the search or filter running.
 type scanJob struct {
 	gen      stamp
@@ -50,23 +39,23 @@ func (m *Model) gradeCmd() tea.Cmd {
 }
 
 func (m *Model) gradeStep() tea.Cmd {
-	g, gen, budget := m.grader, m.jobs.now(jobGrade), m.opts.IndexBudget
-	return safe(func() tea.Msg { return gradeMsg{gen, g.Step(budget)} })
+	g, budget := m.grader, m.opts.IndexBudget
+	return m.run(jobGrade, func() any { return g.Step(budget) })
 }
 
 // busy reports whether work the user asked for (a decode, a scan, a cut)
 // is running.
 func (m *Model) busy() bool { return m.loading || m.scan != nil || m.cut.running != nil }
 
-func (m *Model) onGrade(msg gradeMsg) tea.Cmd {
-	if !m.jobs.current(jobGrade, msg.gen) || msg.ch == nil || m.grader == nil {
+func (m *Model) onGrade(ch *session.GradeChunk) tea.Cmd {
+	if ch == nil || m.grader == nil {
 		return nil
 	}
-	m.ix.ApplyGrades(msg.ch)
-	if len(msg.ch.Grades) > 0 {
+	m.ix.ApplyGrades(ch)
+	if len(ch.Grades) > 0 {
 		m.rebuild()
 	}
-	if msg.ch.Done {
+	if ch.Done {
 		m.grader = nil
 		m.applySuspect()
 		return nil
@@ -83,8 +72,7 @@ func (m *Model) gradeWhenIdle() tea.Cmd {
 		return nil
 	}
 	if idle := time.Since(m.lastKey); idle < gradeAfterKey {
-		gen := m.jobs.now(jobGrade)
-		return tea.Tick(gradeAfterKey-idle, func(time.Time) tea.Msg { return gradeResumeMsg{gen} })
+		return m.runAfter(jobGrade, gradeAfterKey-idle, func() any { return gradeResume{} })
 	}
 	return m.gradeStep()
 }
@@ -92,10 +80,11 @@ func (m *Model) gradeWhenIdle() tea.Cmd {
 // gradeAfterKey is how long the grading pass waits after a key.
 const gradeAfterKey = 400 * time.Millisecond
 
-type gradeResumeMsg struct{ gen stamp }
+// gradeResume is the grading pass's wait after a key, ended.
+type gradeResume struct{}
 
-func (m *Model) onGradeResume(msg gradeResumeMsg) tea.Cmd {
-	if !m.jobs.current(jobGrade, msg.gen) || m.grader == nil {
+func (m *Model) onGradeResume() tea.Cmd {
+	if m.grader == nil {
 		return nil
 	}
 	return m.gradeWhenIdle()
@@ -108,7 +97,7 @@ func (m *Model) resumeGrading() tea.Cmd {
 		return nil
 	}
 	m.gradeWaiting = false
-	return m.onGradeResume(gradeResumeMsg{m.jobs.now(jobGrade)})
+	return m.onGradeResume()
 }
 
 // startScan starts a search (from the selection) or a filter.
@@ -140,8 +129,8 @@ func (m *Model) startScanAfter(q string, mt *session.Matcher, after session.Ref)
 }
 
 func (m *Model) scanStep() tea.Cmd {
-	j, budget := m.scan, m.opts.IndexBudget
-	return safe(func() tea.Msg { return scanMsg{j.gen, j.s.Step(budget)} })
+	s, budget := m.scan.s, m.opts.IndexBudget
+	return m.run(jobScan, func() any { return s.Step(budget) })
 }
 
 // cancelScan drops the search or filter running.
@@ -152,15 +141,15 @@ func (m *Model) cancelScan() {
 	}
 }
 
-func (m *Model) onScan(msg scanMsg) tea.Cmd {
+func (m *Model) onScan(st session.ScanStep) tea.Cmd {
 	j := m.scan
-	if j == nil || !m.jobs.current(jobScan, msg.gen) {
+	if j == nil {
 		return nil
 	}
-	j.progress = msg.st.Progress
-	if !j.filter && len(msg.st.Hits) > 0 {
+	j.progress = st.Progress
+	if !j.filter && len(st.Hits) > 0 {
 		m.scan = nil
-		h := msg.st.Hits[0]
+		h := st.Hits[0]
 		at := h
 		u := m.ix.Update(at.Cmd, at.Msg, at.Upd)
 		if u == nil {
@@ -175,8 +164,8 @@ func (m *Model) onScan(msg scanMsg) tea.Cmd {
 		m.setNote(fmt.Sprintf("%q: at tick %d (/ enter for the next; counting the matches…)", j.q, m.ix.Commands[at.Cmd].Tick), false)
 		return tea.Batch(cmd, m.resumeGrading(), m.startCount(j.q, h))
 	}
-	j.hits = append(j.hits, msg.st.Hits...)
-	if !msg.st.Done {
+	j.hits = append(j.hits, st.Hits...)
+	if !st.Done {
 		return m.scanStep()
 	}
 	m.scan = nil

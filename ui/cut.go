@@ -33,18 +33,17 @@ type cutRun struct {
 	out      string
 	gen      stamp
 	started  time.Time
-	ticks    int // cutTickMsgs seen: the spinner's frame
+	ticks    int // cutTickResults seen: the spinner's frame
 }
 
-// cutTickMsg redraws the status line's word on a cut being written (its
+// cutTickResult redraws the status line's word on a cut being written (its
 // spinner and time), every cutTick while it runs.
-type cutTickMsg struct{ gen stamp }
+type cutTickResult struct{}
 
 const cutTick = 250 * time.Millisecond
 
-// cutMsg is a cut written, or why it was not.
-type cutMsg struct {
-	gen  stamp
+// cutResult is a cut written, or why it was not.
+type cutResult struct {
 	done *session.CutDone
 	err  error
 }
@@ -156,32 +155,29 @@ func (m *Model) startCut(text string) tea.Cmd {
 	m.cut.running = &cutRun{from: lo, to: hi, out: out, gen: gen, started: time.Now()}
 	m.setNote(fmt.Sprintf("cutting ticks %d–%d to %s…", lo, hi, out), false)
 	file, src := m.file, m.path
-	return tea.Batch(safe(func() tea.Msg {
+	return tea.Batch(m.run(jobCut, func() any {
 		d, err := file.Cut(src, lo, hi, out)
-		return cutMsg{gen: gen, done: d, err: err}
-	}), cutTickCmd(gen))
+		return cutResult{done: d, err: err}
+	}), m.cutTickCmd())
 }
 
-func cutTickCmd(gen stamp) tea.Cmd {
-	return tea.Tick(cutTick, func(time.Time) tea.Msg { return cutTickMsg{gen} })
+func (m *Model) cutTickCmd() tea.Cmd {
+	return m.runAfter(jobCut, cutTick, func() any { return cutTickResult{} })
 }
 
 // onCutTick redraws the cut's progress and asks for the next tick while
 // it runs.
-func (m *Model) onCutTick(msg cutTickMsg) tea.Cmd {
+func (m *Model) onCutTick() tea.Cmd {
 	r := m.cut.running
-	if r == nil || r.gen != msg.gen {
+	if r == nil {
 		return nil
 	}
 	r.ticks++
-	return cutTickCmd(msg.gen)
+	return m.cutTickCmd()
 }
 
 // onCut shows the cut written, or its error on one line.
-func (m *Model) onCut(msg cutMsg) {
-	if !m.jobs.latest(jobCut, msg.gen) {
-		return
-	}
+func (m *Model) onCut(msg cutResult) {
 	r := m.cut.running
 	m.cut.running = nil
 	if msg.err != nil {

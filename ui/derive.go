@@ -3,19 +3,23 @@ package ui
 import (
 	"fmt"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
 // derive brings what the panes show up to date with the model after every
 // message Update handles: the wire tree of a selected command body or
-// inner message, a selected string-table message's entries, and the
-// what-if diff's pairs and selected row. The View reads what derive
-// stored and changes nothing; each result is kept with the key it was
-// derived from and derived again when that key changes.
-func (m *Model) derive() {
+// inner message, a selected string-table message's entries (read off the
+// loop: derive returns the command, Update runs it), the what-if diff's
+// pairs and selected row, and every pane's rows and sections
+// (derivePanes). The View reads what derive stored and changes nothing;
+// each result is kept with the key it was derived from and derived again
+// when that key changes.
+func (m *Model) derive() tea.Cmd {
 	m.deriveWire()
-	m.deriveTable()
+	table := m.deriveTable()
 	m.deriveFraming()
 	if wi := m.wiHere(); wi != nil {
 		key, of, upd := m.wiRowKey, m.wiPairsFor, m.wiPairsUpd
@@ -25,6 +29,7 @@ func (m *Model) derive() {
 		}
 	}
 	m.derivePanes()
+	return table
 }
 
 // wireTarget is the selected command body or inner message whose wire

@@ -94,7 +94,11 @@ func (hs *harness) send(msg tea.Msg) {
 // each message: a test that called a model method itself (jump, say)
 // sees the screen the program would.
 func (hs *harness) run(cmd tea.Cmd) {
-	defer hs.m.derive()
+	defer func() {
+		if c := hs.m.derive(); c != nil {
+			hs.run(c)
+		}
+	}()
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -148,7 +152,7 @@ func (hs *harness) typ(s string) {
 // screen is the view's content, derived again first for a test that set
 // the model's state itself.
 func (hs *harness) screen() string {
-	hs.m.derive()
+	hs.run(nil)
 	v := hs.m.View()
 	return v.Content
 }
@@ -169,7 +173,7 @@ func offsetOf(bit uint) string { return bitio.Offset(bit) }
 
 // inspectorText is the inspector's text laid out without wrapping.
 func inspectorText(hs *harness) string {
-	hs.m.derive()
+	hs.run(nil)
 	_, body := hs.m.inspectorPane(400, 400)
 	return body
 }

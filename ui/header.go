@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
@@ -95,18 +97,42 @@ func (m *Model) tableSections() []views.InspectorSection {
 	return m.cache.table
 }
 
-// deriveTable reads the selected string-table message's entries when the
-// selection moved to another one (derive).
-func (m *Model) deriveTable() {
+// tableResult is a string-table message's entries, read off the loop.
+type tableResult struct {
+	key session.Ref // the message
+	ch  *session.TableChange
+	err error
+}
+
+// deriveTable starts reading the selected string-table message's entries,
+// off the loop, when the selection moved to another one (derive); the
+// inspector lists them when they arrive (onTable).
+func (m *Model) deriveTable() tea.Cmd {
 	msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg)
 	if msg == nil || (msg.Name != "svc_CreateStringTable" && msg.Name != "svc_UpdateStringTable") {
+		return nil
+	}
+	key := m.sel.Message()
+	if m.cache.tableKey.is(key) {
+		return nil
+	}
+	m.cache.tableKey.set(key)
+	m.cache.table = nil
+	m.jobs.start(jobTable)
+	// The index as it stands: Update goes on appending to m.ix meanwhile.
+	data, ix, c := m.file.Bytes(), *m.ix, *m.ix.Cmd(key.Cmd)
+	return m.run(jobTable, func() any {
+		ch, err := session.StringTableChange(data, &ix, &c, key.Msg)
+		return tableResult{key, ch, err}
+	})
+}
+
+// onTable lists a string-table message's entries for the inspector.
+func (m *Model) onTable(r tableResult) {
+	if !m.cache.tableKey.is(r.key) {
 		return
 	}
-	if m.cache.tableKey.is(m.sel.Message()) {
-		return
-	}
-	m.cache.tableKey.set(m.sel.Message())
-	ch, err := session.StringTableChange(m.file.Bytes(), m.ix, m.ix.Cmd(m.sel.Cmd), m.sel.Msg)
+	ch, err := r.ch, r.err
 	var l []views.InspectorLine
 	if ch != nil {
 		what := "created"
@@ -144,7 +170,6 @@ func (m *Model) deriveTable() {
 		l = append(l, views.InspectorLine{Label: "error", Text: err.Error(), Style: views.LineError})
 	}
 	m.cache.table = []views.InspectorSection{{Title: "String-table entries", Lines: l}}
-	m.cache.inspKey.drop() // the inspector shows them
 }
 
 // ExplainBaseline lists what a create started from: each field its class's

@@ -22,11 +22,6 @@ type inference struct {
 	err      string
 }
 
-type inferMsg struct {
-	gen stamp
-	inf *inference
-}
-
 // inferCmd starts the inference once the index is complete: the unknown
 // names always; hypotheses only when a message misaligned. Off the UI
 // loop, it decodes from the keyframe before the first misaligned message
@@ -44,16 +39,16 @@ func (m *Model) inferCmd() tea.Cmd {
 		return nil
 	}
 	inf.running = true
-	gen, file, ix := m.jobs.now(jobFile), m.file, m.ix // ix is done: what Infer reads of it stays
-	ctx := m.jobs.context(jobFile)                     // ended when the file is reopened (I) or closed
-	return safe(func() tea.Msg {
+	file, ix := m.file, m.ix       // ix is done: what Infer reads of it stays
+	ctx := m.jobs.context(jobFile) // ended when the file is reopened (I) or closed
+	return m.run(jobFile, func() any {
 		out := &inference{unknowns: inf.unknowns}
 		ch, err := file.Infer(ctx, ix)
 		if err != nil {
 			out.err = err.Error()
 		}
 		out.checked = ch
-		return inferMsg{gen, out}
+		return out
 	})
 }
 
@@ -63,16 +58,13 @@ func (m *Model) misaligned() bool {
 	return ok
 }
 
-func (m *Model) onInfer(msg inferMsg) tea.Cmd {
-	if !m.jobs.current(jobFile, msg.gen) {
-		return nil
-	}
-	m.inference = msg.inf
-	if ch := msg.inf.checked; ch != nil {
+func (m *Model) onInfer(inf *inference) tea.Cmd {
+	m.inference = inf
+	if ch := inf.checked; ch != nil {
 		m.setNote(fmt.Sprintf("inferred %s; I decodes the file with %s", findingText(ch.Findings[0]), strings.Join(ch.Aliases.Flags(), " ")), false)
 	}
 	if m.misaligned() {
-		return m.firstSuspectCmd(msg.inf.checked) // as check: its breaking read, or the search
+		return m.firstSuspectCmd(inf.checked) // as check: its breaking read, or the search
 	}
 	return nil
 }

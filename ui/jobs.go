@@ -1,6 +1,11 @@
 package ui
 
-import "context"
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
 
 // The one generation rule for work off the loop. Every tea.Cmd that
 // decodes carries back the stamp of its start; Update applies a result
@@ -14,6 +19,12 @@ import "context"
 // the file is reopened, so a long decode whose result would be dropped
 // does not run on beside its successor.
 
+// Every piece of work off the loop is started by run (or runAfter, for a
+// timer) and comes back as a done message: its kind, the stamp of its
+// start and what it found. onDone drops it unless fresh says its stamp is
+// still its kind's latest (the one rule), then hands the result to the
+// kind's handler (done.go).
+
 // job is a kind of work off the loop.
 type job uint8
 
@@ -26,6 +37,8 @@ const (
 	jobWhatIf            // a what-if decode
 	jobWalk              // a string table's bit walk
 	jobCut               // a tick window written as a replay (cut.go)
+	jobAlign             // the picker's check of which decoders align (pickalign.go)
+	jobTable             // a string-table message's entries (header.go)
 	numJobs
 )
 
@@ -69,13 +82,40 @@ func (j *jobs) stop(k job) {
 // with the file).
 func (j jobs) now(k job) stamp { return stamp{j.file, j.n[k]} }
 
-// current reports whether a result stamped s is k's latest.
-func (j *jobs) current(k job, s stamp) bool { return s == j.now(k) }
+// fresh is the one rule a result is applied by: its stamp is its kind's
+// latest start under the open file; for a cut, whose effect outlives the
+// file's decode (a file written to disk is reported after a reopen), its
+// kind's latest start under this file or one it was reopened from.
+func (j *jobs) fresh(k job, s stamp) bool {
+	if k == jobCut {
+		return s.n == j.n[k]
+	}
+	return s == j.now(k)
+}
 
-// latest reports whether a result stamped s is k's latest start under
-// this file or one it was reopened from: for work whose effect outlives
-// the file's decode (a cut written to disk is reported after a reopen).
-func (j *jobs) latest(k job, s stamp) bool { return s.n == j.n[k] }
+// done is the one message work off the loop sends back: the kind of work,
+// the stamp of its start and its result (nil for none).
+type done struct {
+	kind job
+	at   stamp
+	v    any
+}
+
+// run runs f off the loop as work of kind k under k's latest start (start
+// k first for work that supersedes what runs); a panic in f becomes a
+// panicMsg. Its result comes back as a done.
+func (m *Model) run(k job, f func() any) tea.Cmd {
+	at := m.jobs.now(k)
+	return safe(func() tea.Msg { return done{k, at, f()} })
+}
+
+// runAfter is run for a timer: after d, f runs and its result comes back
+// as a done of kind k (the grading pass waiting out the keys, a cut's
+// progress).
+func (m *Model) runAfter(k job, d time.Duration, f func() any) tea.Cmd {
+	at := m.jobs.now(k)
+	return tea.Tick(d, func(time.Time) tea.Msg { return done{k, at, f()} })
+}
 
 // reopened is the stamps after the file is opened again: every earlier
 // start is superseded, and its work stopped.

@@ -9,25 +9,39 @@ func TestOneGenerationRule(t *testing.T) {
 	var j jobs
 	file := j.now(jobFile)
 	a := j.start(jobWhatIf)
-	if !j.current(jobWhatIf, a) || !j.current(jobFile, file) {
+	if !j.fresh(jobWhatIf, a) || !j.fresh(jobFile, file) {
 		t.Fatal("a fresh start is not current")
 	}
 	b := j.start(jobWhatIf)
-	if j.current(jobWhatIf, a) || !j.current(jobWhatIf, b) {
+	if j.fresh(jobWhatIf, a) || !j.fresh(jobWhatIf, b) {
 		t.Fatal("a second start does not supersede the first")
 	}
 	s := j.start(jobScan)
-	if !j.current(jobWhatIf, b) || !j.current(jobScan, s) {
+	if !j.fresh(jobWhatIf, b) || !j.fresh(jobScan, s) {
 		t.Fatal("starting a scan superseded the what-if")
 	}
 	j = j.reopened()
 	for k, st := range map[job]stamp{jobFile: file, jobWhatIf: b, jobScan: s} {
-		if j.current(k, st) {
+		if j.fresh(k, st) {
 			t.Errorf("kind %d: a result from before the file was reopened is current", k)
 		}
 	}
-	if c := j.start(jobWhatIf); c == b || !j.current(jobWhatIf, c) {
+	if c := j.start(jobWhatIf); c == b || !j.fresh(jobWhatIf, c) {
 		t.Errorf("a what-if on the reopened file: %+v, before %+v", c, b)
+	}
+}
+
+// A cut is written to disk whatever the file's aliases since: its result
+// stays fresh across a reopen, and only a later cut supersedes it.
+func TestCutOutlivesReopen(t *testing.T) {
+	var j jobs
+	c := j.start(jobCut)
+	j = j.reopened()
+	if !j.fresh(jobCut, c) {
+		t.Fatal("a cut started before a reopen is dropped")
+	}
+	if j.start(jobCut); j.fresh(jobCut, c) {
+		t.Fatal("a second cut does not supersede the first")
 	}
 }
 

@@ -21,7 +21,6 @@ import (
 
 // suspectFound is the first suspect as the TUI holds it.
 type suspectFound struct {
-	gen      stamp
 	cmd, msg int
 	s        *session.FirstSuspect // nil until found, or when the message could not be decoded again
 	why      string                // the inspector's reason, when the TUI selects it
@@ -76,11 +75,11 @@ func (m *Model) firstSuspectCmd(inf *session.Inference) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	gen, file := m.jobs.now(jobFile), m.file
-	m.suspect = &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg}
-	return safe(func() tea.Msg {
+	file := m.file
+	m.suspect = &suspectFound{cmd: at.Cmd, msg: at.Msg}
+	return m.run(jobFile, func() any {
 		s := file.FirstSuspect(loc, inf)
-		return &suspectFound{gen: gen, cmd: at.Cmd, msg: at.Msg, s: s, why: suspectWhy(s)}
+		return &suspectFound{cmd: at.Cmd, msg: at.Msg, s: s, why: suspectWhy(s)}
 	})
 }
 
@@ -101,9 +100,6 @@ func suspectWhy(s *session.FirstSuspect) string {
 }
 
 func (m *Model) onSuspect(l *suspectFound) {
-	if !m.jobs.current(jobFile, l.gen) {
-		return
-	}
 	m.suspect = l
 	m.cache.inspKey.drop() // the header check shows at once
 	m.applySuspect()

@@ -44,20 +44,14 @@ type tlRow struct {
 
 type expKey struct{ cmd, msg int32 }
 
-// Messages from commands. Every result carries the generation of the
-// request; results of superseded requests are dropped.
-type (
-	indexMsg struct {
-		gen stamp
-		ch  *session.Chunk
-	}
-	detailMsg struct {
-		gen stamp
-		det *session.Detail
-		err error
-	}
-	panicMsg struct{ text string }
-)
+// detailResult is the selected message's live decode (jobDetail).
+type detailResult struct {
+	det *session.Detail
+	err error
+}
+
+// panicMsg is a panic in work off the loop (safe).
+type panicMsg struct{ text string }
 
 type promptKind int
 
@@ -299,13 +293,12 @@ func (m *Model) indexCmd() tea.Cmd {
 		// chunk redraws the screen, which costs the pass CPU.
 		m.chunks, m.stopIndex = m.in.Run(m.opts.IndexBudget, 5*m.opts.IndexBudget)
 	}
-	gen, chunks := m.jobs.now(jobFile), m.chunks
-	return safe(func() tea.Msg {
-		ch, ok := <-chunks
-		if !ok {
-			return nil
+	chunks := m.chunks
+	return m.run(jobFile, func() any {
+		if ch, ok := <-chunks; ok {
+			return ch
 		}
-		return indexMsg{gen, ch}
+		return nil
 	})
 }
 
@@ -317,7 +310,11 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 			res, cmd = m, nil
 		}
 	}()
-	defer m.derive() // what the panes show, for View to read (derive.go)
+	defer func() { // what the panes show, for View to read (derive.go)
+		if c := m.derive(); c != nil {
+			cmd = tea.Batch(cmd, c)
+		}
+	}()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -326,38 +323,8 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 		if !m.opts.NoColor {
 			m.theme = views.ThemeFor(msg.IsDark())
 		}
-	case indexMsg:
-		return m, m.onIndex(msg)
-	case detailMsg:
-		m.onDetail(msg)
-		return m, m.resumeGrading()
-	case countMsg:
-		return m, m.onCount(msg)
-	case *suspectFound:
-		m.onSuspect(msg)
-	case alignMsg:
-		m.onAlign(msg)
-	case whatIfMsg:
-		m.onWhatIf(msg)
-	case tableWalkMsg:
-		m.onWalk(msg)
-	case inferMsg:
-		return m, m.onInfer(msg)
-	case parsersMsg:
-		m.onParsers(msg)
-	case promoteMsg:
-		m.onPromote(msg)
-	case cutMsg:
-		m.onCut(msg)
-		return m, m.resumeGrading()
-	case cutTickMsg:
-		return m, m.onCutTick(msg)
-	case gradeMsg:
-		return m, m.onGrade(msg)
-	case gradeResumeMsg:
-		return m, m.onGradeResume(msg)
-	case scanMsg:
-		return m, m.onScan(msg)
+	case done:
+		return m, m.onDone(msg) // done.go
 	case panicMsg:
 		m.fatal = "internal error: " + msg.text
 		m.loading, m.wiPending = false, false
@@ -371,12 +338,9 @@ func (m *Model) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) onIndex(msg indexMsg) tea.Cmd {
-	if !m.jobs.current(jobFile, msg.gen) || msg.ch == nil {
-		return nil
-	}
+func (m *Model) onIndex(ch *session.Chunk) tea.Cmd {
 	had := len(m.ix.Commands)
-	m.ix.Append(msg.ch)
+	m.ix.Append(ch)
 	if m.schema == nil || m.ix.Done {
 		m.schema = m.in.SchemaSeen(m.ix)
 	}
@@ -423,19 +387,16 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		// one n goes to first and the slowest to reach from cold.
 		m.prefetched = true
 		r := m.ix.Ref(0)
-		dec, gen := m.dec, m.jobs.now(jobDetail)
-		next = tea.Batch(next, safe(func() tea.Msg {
-			_, _ = dec.Load(gen.n, r)
+		dec, n := m.dec, m.jobs.now(jobDetail).n
+		next = tea.Batch(next, m.run(jobDetail, func() any {
+			_, _ = dec.Load(n, r)
 			return nil
 		}))
 	}
 	return next
 }
 
-func (m *Model) onDetail(msg detailMsg) {
-	if !m.jobs.current(jobDetail, msg.gen) {
-		return // superseded
-	}
+func (m *Model) onDetail(msg detailResult) {
 	m.loading = false
 	if msg.err != nil {
 		if msg.err != session.ErrStale {

@@ -225,7 +225,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	}
 	// A stale index chunk is ignored too.
 	rows := hs.m.rows.Len()
-	hs.m.Update(indexMsg{gen: hs.m.jobs.reopened().now(jobFile), ch: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
+	hs.m.Update(done{kind: jobFile, at: hs.m.jobs.reopened().now(jobFile), v: &session.Chunk{Commands: []session.Command{{Index: 999}}}})
 	if hs.m.rows.Len() != rows || len(ix.Commands) == 999 {
 		t.Fatal("stale index chunk applied")
 	}

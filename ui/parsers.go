@@ -66,10 +66,9 @@ func (m *Model) parsersFileSection() views.InspectorSection {
 	return sec
 }
 
-// parsersMsg is the file's forecast, as asked by p.
-type parsersMsg struct {
-	gen stamp
-	rs  []session.ParserForecast
+// parsersResult is the file's forecast, as asked by p.
+type parsersResult struct {
+	rs []session.ParserForecast
 }
 
 // askParsers starts the file's forecast (a decode as check makes) the
@@ -79,18 +78,14 @@ func (m *Model) askParsers() tea.Cmd {
 		return nil
 	}
 	m.parsersAsked = true
-	gen, file := m.jobs.now(jobFile), m.file
-	return safe(func() tea.Msg {
+	file := m.file
+	return m.run(jobFile, func() any {
 		rs := file.Forecast()
 		if rs == nil {
 			rs = []session.ParserForecast{}
 		}
-		return parsersMsg{gen, rs}
+		return parsersResult{rs}
 	})
 }
 
-func (m *Model) onParsers(msg parsersMsg) {
-	if m.jobs.current(jobFile, msg.gen) {
-		m.parsers = msg.rs
-	}
-}
+func (m *Model) onParsers(msg parsersResult) { m.parsers = msg.rs }

@@ -11,9 +11,9 @@ import (
 // edits make the message align: each is tried on this read, off the
 // loop, as the picker opens; the marks arrive when all are done.
 
-// alignMsg carries the items that align, for picker p (dropped when
+// alignResult carries the items that align, for picker p (dropped when
 // another picker is open by then).
-type alignMsg struct {
+type alignResult struct {
 	p      *picker
 	aligns map[int]bool
 }
@@ -36,19 +36,20 @@ func (m *Model) checkAlignments() tea.Cmd {
 		reqs, idx = append(reqs, p.requestAt(i, scopeRead)), append(idx, i)
 	}
 	file := m.file
-	return safe(func() tea.Msg {
+	m.jobs.start(jobAlign)
+	return m.run(jobAlign, func() any {
 		out := map[int]bool{}
 		for j, req := range reqs {
 			if wi, err := file.WhatIf(at, loc, req); err == nil && wi.Aligns() {
 				out[idx[j]] = true
 			}
 		}
-		return alignMsg{p, out}
+		return alignResult{p, out}
 	})
 }
 
 // onAlign marks the picker's items that align.
-func (m *Model) onAlign(msg alignMsg) {
+func (m *Model) onAlign(msg alignResult) {
 	p := m.picker
 	if p == nil || p != msg.p {
 		return

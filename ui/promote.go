@@ -13,10 +13,9 @@ import (
 	"github.com/dembug/dembug/session"
 )
 
-// promoteMsg is how many values the promotion changed, counted off the
+// promoteResult is how many values the promotion changed, counted off the
 // loop, with the promotion's line (command and note) it completes.
-type promoteMsg struct {
-	gen            stamp
+type promoteResult struct {
 	line           string
 	changed, total int
 	err            error
@@ -62,24 +61,20 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 		widened = fmt.Sprintf(" (an --as applies to every %s field, not only this one)", typ)
 	}
 	m.reopen(m.file.WithAliases(aliases))
-	gen := m.jobs.now(jobFile)
 	line += widened
 	m.promoted = line + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
 	data := m.file.Bytes()
 	ctx := m.jobs.context(jobFile) // done when the file is reopened again: a later P stops this count
-	count := safe(func() tea.Msg {
+	count := m.run(jobFile, func() any {
 		c, n, err := session.ValueChanges(ctx, data, old, aliases)
-		return promoteMsg{gen: gen, line: line, changed: c, total: n, err: err}
+		return promoteResult{line: line, changed: c, total: n, err: err}
 	})
 	return tea.Batch(m.indexCmd(), count)
 }
 
 // onPromote reports the count of changed values.
-func (m *Model) onPromote(msg promoteMsg) {
-	if !m.jobs.current(jobFile, msg.gen) {
-		return
-	}
+func (m *Model) onPromote(msg promoteResult) {
 	m.promoted = fmt.Sprintf("%s · %d of %d values change", msg.line, msg.changed, msg.total)
 	if msg.err != nil {
 		m.promoted += " (the decode stopped: " + msg.err.Error() + ")"

@@ -22,11 +22,6 @@ type countJob struct {
 	tick int32
 }
 
-type countMsg struct {
-	gen stamp
-	st  session.ScanStep
-}
-
 // startCount counts the file's matches of q; at is the match shown.
 func (m *Model) startCount(q string, at session.Ref) tea.Cmd {
 	m.count = &countJob{gen: m.jobs.start(jobCount), q: q, at: at, tick: m.ix.Commands[at.Cmd].Tick,
@@ -35,21 +30,21 @@ func (m *Model) startCount(q string, at session.Ref) tea.Cmd {
 }
 
 func (m *Model) countStep() tea.Cmd {
-	j, budget := m.count, m.opts.IndexBudget
-	return safe(func() tea.Msg { return countMsg{j.gen, j.s.Step(budget)} })
+	s, budget := m.count.s, m.opts.IndexBudget
+	return m.run(jobCount, func() any { return s.Step(budget) })
 }
 
-func (m *Model) onCount(msg countMsg) tea.Cmd {
+func (m *Model) onCount(st session.ScanStep) tea.Cmd {
 	j := m.count
-	if j == nil || !m.jobs.current(jobCount, msg.gen) {
+	if j == nil {
 		return nil
 	}
-	j.hits = append(j.hits, msg.st.Hits...)
-	if !msg.st.Done {
+	j.hits = append(j.hits, st.Hits...)
+	if !st.Done {
 		return m.countStep()
 	}
 	m.count = nil
-	if msg.st.Err != nil {
+	if st.Err != nil {
 		return nil
 	}
 	nth := 0

@@ -444,10 +444,10 @@ func (m *Model) ensureDetail() tea.Cmd {
 	m.dec.Supersede(gen.n)
 	m.loading, m.loadKey, m.loadErr = true, key, ""
 	dec := m.dec
-	return safe(func() tea.Msg {
-		return withSeekRoom(func() tea.Msg {
+	return m.run(jobDetail, func() any {
+		return withSeekRoom(func() any {
 			det, err := dec.Load(gen.n, key)
-			return detailMsg{gen, det, err}
+			return detailResult{det, err}
 		})
 	})
 }

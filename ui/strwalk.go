@@ -34,8 +34,7 @@ type walkState struct {
 // walkRow is one read: entry e of the walk, its part p.
 type walkRow struct{ e, p int }
 
-type tableWalkMsg struct {
-	gen stamp
+type walkResult struct {
 	key [2]int
 	w   *session.TableWalk
 	err error
@@ -55,19 +54,16 @@ func (m *Model) ensureWalk(msg *session.Message) tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	gen := m.jobs.start(jobWalk)
+	m.jobs.start(jobWalk)
 	m.walk.key, m.walk.loading, m.walk.w, m.walk.err, m.walk.rows, m.walk.sel = key, true, nil, "", nil, 0
 	file, cmd, pos := m.file, *c, m.sel.Msg
-	return safe(func() tea.Msg {
+	return m.run(jobWalk, func() any {
 		w, err := file.WalkStringTable(cmd, pos)
-		return tableWalkMsg{gen, key, w, err}
+		return walkResult{key, w, err}
 	})
 }
 
-func (m *Model) onWalk(msg tableWalkMsg) {
-	if !m.jobs.current(jobWalk, msg.gen) {
-		return
-	}
+func (m *Model) onWalk(msg walkResult) {
 	m.walk.loading = false
 	if msg.err != nil {
 		m.walk.err = msg.err.Error()

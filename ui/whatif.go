@@ -61,8 +61,7 @@ type whatIf struct {
 	showOrig bool // x: the panes show the original decode
 }
 
-type whatIfMsg struct {
-	gen stamp
+type whatIfResult struct {
 	wi  *session.WhatIf
 	err error
 }
@@ -303,19 +302,17 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	gen, file := m.jobs.start(jobWhatIf), m.file
+	m.jobs.start(jobWhatIf)
+	file := m.file
 	m.wiPending = true
 	m.setNote("running the what-if: "+req.Label+"…", false)
-	return safe(func() tea.Msg {
+	return m.run(jobWhatIf, func() any {
 		wi, err := file.WhatIf(at, loc, req)
-		return whatIfMsg{gen, wi, err}
+		return whatIfResult{wi, err}
 	})
 }
 
-func (m *Model) onWhatIf(msg whatIfMsg) {
-	if !m.jobs.current(jobWhatIf, msg.gen) {
-		return // superseded or left
-	}
+func (m *Model) onWhatIf(msg whatIfResult) {
 	m.wiPending = false
 	if msg.err != nil {
 		m.setNote("what-if: "+msg.err.Error(), true)
