@@ -32,7 +32,8 @@ func (t *Table) decodeBaseline(c *Class, data []byte, state *Node, owner uint32,
 	r.Strings = t.Strings
 	w := t.whatIf
 	t.whatIf = nil
-	nf, err := t.readFields(&r, c, &state, owner, rec, 0, nil, false)
+	rd := reading{r: &r, rec: rec, evidence: t.Evidence != nil}
+	nf, err := t.readFields(&rd, &state, c, owner, nil, false)
 	t.whatIf = w
 	bits := uint(len(data)) * 8
 	aligned := !r.Overflowed() && r.Pos() <= bits && bits-r.Pos() < 8

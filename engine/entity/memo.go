@@ -221,8 +221,8 @@ func (s *memoSet) victim() int {
 // its hot memo or a memo slot when the paths repeat, otherwise afresh,
 // remembering them. What-ifs change decoders field by field, so they
 // bypass the memos.
-func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message, update int) (int, error) {
-	memos := t.whatIf == nil && !t.FreshPaths
+func (t *Table) entityFields(rd *reading, e *Entity) (int, error) {
+	r, rec, memos := rd.r, rd.rec, rd.memos
 	stale := -1
 	if memos {
 		if s := e.memos; s != nil {
@@ -233,7 +233,7 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 			var hit int
 			if hit, stale = s.find(r, rec != nil); hit >= 0 {
 				e.takeHot(s.keys[hit].first, uint(s.keys[hit].n), &s.memos[hit])
-				return t.replayMemo(r, s, hit, rec, update)
+				return t.replayMemo(r, s, hit, rec, rd.update)
 			}
 		}
 	}
@@ -241,10 +241,10 @@ func (t *Table) entityFields(r *bitio.Reader, e *Entity, rec *provenance.Message
 		e.State = e.State.cowCopy(e.owner) // shared with a snapshot
 	}
 	if !memos || e.Class.Serializer.HasPolymorphic() {
-		return t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil, false)
+		return t.readFields(rd, &e.State, e.Class, e.owner, nil, false)
 	}
 	pathStart := r.Pos()
-	nf, err := t.readFields(r, e.Class, &e.State, e.owner, rec, update, &t.fill, false)
+	nf, err := t.readFields(rd, &e.State, e.Class, e.owner, &t.fill, false)
 	if err == nil {
 		t.remember(e, r, pathStart, stale, rec != nil)
 	}

@@ -311,10 +311,16 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		}
 		return res
 	}
+	rd := reading{
+		r: r, rec: rec, msg: m,
+		memos:    t.whatIf == nil && !t.FreshPaths,
+		log:      t.Logging,
+		evidence: t.Evidence != nil && t.whatIf == nil,
+	}
 	// An update whose paths repeat one of its entity's hot memos (memo.go),
 	// most updates, is read right here: the general path's calls and checks
 	// cost more than reading its values.
-	fast := rec == nil && t.whatIf == nil && !t.FreshPaths
+	fast := rec == nil && rd.memos
 	pvsBits := uint(0)
 	if m.HasPVSVisBits > 0 {
 		pvsBits = 2
@@ -390,7 +396,7 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 		var e *Entity
 		var at uint
 		var err error
-		index, e, at, err = t.update(m, r, rec, u, start, index, delta, cmd, hb, &res)
+		index, e, at, err = t.update(&rd, u, header{start: start, index: index, delta: delta, cmd: cmd, bits: hb}, &res)
 		if err == errStopped {
 			res.Unfinished, res.EndBit = true, r.Pos()
 			return res
@@ -433,13 +439,16 @@ func (t *Table) Apply(m *messages.PacketEntities, rec *provenance.Message) Resul
 	return res
 }
 
-// update decodes update u of a message the general way (the fast path of
-// Apply takes the hot-memo updates): its header, whose index delta and
-// command were read from a window (hb bits from start), then a create, an
-// update with the entity's memos, or a leave or delete. It returns the
-// entity's index and, when the update fails, the entity involved (if
-// known), the bit to locate the error at and the error.
-func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provenance.Message, u int, start uint, index int32, delta, cmd uint32, hb uint, res *Result) (int32, *Entity, uint, error) {
+// update decodes update u of rd's message the general way (the fast path
+// of Apply takes the hot-memo updates): its header, whose index delta and
+// command h holds, read from a window after the previous entity's index,
+// then a create, an update with the entity's memos, or a leave or delete.
+// It counts the update in res and returns the entity's index and, when the
+// update fails, the entity involved (if known), the bit to locate the
+// error at and the error.
+func (t *Table) update(rd *reading, u int, h header, res *Result) (int32, *Entity, uint, error) {
+	r, rec, m := rd.r, rd.rec, rd.msg
+	start, index, delta, cmd, hb := h.start, h.index, h.delta, h.cmd, h.bits
 	if hb <= r.Remaining() {
 		r.Skip(hb)
 	} else { // the single reads mark where the data ran out
@@ -522,15 +531,15 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	res.Updates++
 	nf := 0
 	if withFields {
-		update := -1 // index of this update's record
+		rd.update = -1 // index of this update's record
 		if rec != nil {
-			update = len(rec.Updates) - 1
+			rd.update = len(rec.Updates) - 1
 		}
 		var err error
 		if cmd&2 != 0 { // a create's paths do not repeat: no memo
-			nf, err = t.readFields(r, e.Class, &e.State, e.owner, rec, update, nil, !m.IsDelta)
+			nf, err = t.readFields(rd, &e.State, e.Class, e.owner, nil, !m.IsDelta)
 		} else {
-			nf, err = t.entityFields(r, e, rec, update)
+			nf, err = t.entityFields(rd, e)
 		}
 		res.Fields += nf
 		t.Stats.Fields += int64(nf)
@@ -544,7 +553,7 @@ func (t *Table) update(m *messages.PacketEntities, r *bitio.Reader, rec *provena
 	if eu != nil {
 		eu.End = r.Pos()
 	}
-	if t.Logging {
+	if rd.log {
 		t.log(index, op, e, start, r.Pos(), nf, skipped)
 	}
 	return index, nil, 0, nil
@@ -597,196 +606,4 @@ func problemOf(err error) provenance.Problem {
 		return provenance.BadPath
 	}
 	return provenance.OtherError
-}
-
-// nameKey identifies a path within a serializer for the name cache, its
-// indexes packed 16 bits each (see packPath): a small key hashes fast.
-type nameKey struct {
-	ser  *schema.Serializer
-	path uint64
-}
-
-// packPath packs a path of up to four indexes, each below 65,535 (real
-// serializers and arrays stay well below), one more than each index per 16
-// bits so that [0] and [0 0] differ; ok is false for other paths.
-func packPath(p *fieldpath.Path) (k uint64, ok bool) {
-	if p.Last > 3 {
-		return 0, false
-	}
-	for i := 0; i <= p.Last; i++ {
-		v := p.Idx[i]
-		if v < 0 || v >= 1<<16-1 {
-			return 0, false
-		}
-		k |= uint64(v+1) << (16 * i)
-	}
-	return k, true
-}
-
-type nameEntry struct {
-	name  string
-	field *schema.Field
-	why   string
-}
-
-// fieldName is FieldName with a cache: recording names the same few
-// thousand paths over and over. Paths through polymorphic pointers depend on
-// the entity's state and are not cached.
-func (t *Table) fieldName(ser *schema.Serializer, state *Node, p *fieldpath.Path) (string, *schema.Field, string) {
-	if p.Last == 0 && int(p.Idx[0]) < len(ser.Fields) {
-		f := ser.Fields[p.Idx[0]] // a top-level field is named by itself
-		return f.Name, f, f.Why
-	}
-	packed, cacheable := packPath(p)
-	k := nameKey{ser, packed}
-	if cacheable {
-		if e, ok := t.names[k]; ok {
-			return e.name, e.field, e.why
-		}
-	}
-	name, f, why := FieldName(ser, state, p)
-	if cacheable && !ser.HasPolymorphic() {
-		if t.names == nil {
-			t.names = map[nameKey]nameEntry{}
-		}
-		t.names[k] = nameEntry{name, f, why}
-	}
-	return name, f, why
-}
-
-// readFields reads one update's field paths and then their values into
-// state. With memo non-nil it also gathers there what a memo of the update
-// keeps (memo.n is set once every value has been read).
-//
-// *statep is copied for owner before the first value is written when
-// another owner's (a create starts with its class baseline's node, shared
-// until then: a create that sets nothing costs nothing). A full frame's
-// create (fresh) writes an overlay of it instead, which the entity's next
-// update here makes whole (overlay.go).
-func (t *Table) readFields(r *bitio.Reader, c *Class, statep **Node, owner uint32, rec *provenance.Message, update int, memo *updateMemo, fresh bool) (int, error) {
-	var ops *[]fieldpath.OpRecord
-	if rec != nil {
-		t.ops = t.ops[:0]
-		ops = &t.ops
-	}
-	pathStart := r.Pos()
-	paths, err := fieldpath.Read(r, t.paths[:0], ops)
-	t.paths = paths
-	if rec != nil {
-		eu := &rec.Updates[update]
-		eu.PathBits = r.Pos() - pathStart
-		if n := len(t.ops); n > 0 && t.ops[n-1].Op == fieldpath.Finish {
-			rec.Finishes = append(rec.Finishes, t.ops[n-1])
-		}
-		rec.ReserveFields(len(paths))
-	}
-	if err != nil {
-		return 0, err
-	}
-	if t.whatIf != nil {
-		// Valve writes an update's paths in increasing order: a what-if
-		// reading them otherwise is reading the wrong bits, and stops
-		// here rather than decode garbage to the message's end.
-		for i := 1; i < len(paths); i++ {
-			if !paths[i-1].Before(&paths[i]) {
-				return 0, &PathError{paths[i], "follows " + paths[i-1].String() + ": paths out of order", nil}
-			}
-		}
-	}
-	pathBits := r.Pos() - pathStart
-	if len(paths) > 0 {
-		switch st := *statep; {
-		case st.owner != owner && fresh && t.whatIf == nil && canOverlay(st):
-			*statep = newOverlay(st, owner, topPaths(paths))
-		case st.owner != owner:
-			*statep = t.cowCopy(c, st, owner)
-		case st.ov != nil:
-			st.materialize() // the update after a full frame's create (overlay.go)
-		}
-	}
-	state := *statep
-	if memo != nil {
-		memo.reset(rec != nil)
-		if rec != nil {
-			mr := memo.rec
-			for i := range paths {
-				op := t.ops[i]
-				op.Start -= pathStart
-				mr.fields = append(mr.fields, fieldRecord{path: paths[i], op: op})
-			}
-			mr.finish = t.ops[len(paths)] // read without error: it ends with the finish op
-			mr.finish.Start -= pathStart
-		}
-	}
-	ser := c.Serializer
-	hot := ser.Hot()
-	stop := uint(0)
-	if w := t.whatIf; w != nil && (w.WholeAfter == 0 || pathStart+pathBits <= w.WholeAfter) {
-		stop = w.StopAt
-	}
-	for i := range paths {
-		p := &paths[i]
-		if stop > 0 && r.Pos() >= stop {
-			return i, errStopped // a long update (a full frame's) need not be read to its end
-		}
-		var tg target
-		if idx := p.Idx[0]; p.Last == 0 && int(idx) < len(hot) && hot[idx].Model == schema.Simple {
-			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
-		} else {
-			var err error
-			if tg, err = resolve(ser, state, p, owner, &t.spare, t.whatIf != nil); err != nil {
-				return i, err
-			}
-		}
-		if t.whatIf != nil {
-			field := func() *schema.Field { _, f, _ := t.fieldName(ser, state, p); return f }
-			if d := t.whatIf.decoderFor(field, tg.dec, t.fieldCount); d != nil {
-				tg.dec = d
-			}
-			t.fieldCount++
-		}
-		dst := tg.node.slot(tg.slot)
-		if memo != nil {
-			if tg.slot >= DenseSlots || cap(tg.node.vals) >= int(tg.bound) {
-				tg.dst = dst // the node's values can no longer move
-			} else {
-				memo.pinned = false
-			}
-			memo.add(&tg)
-		}
-		t.Stats.Calls[tg.dec.Family]++
-		if rec == nil {
-			tg.dec.DecodeTo(r, dst)
-		} else {
-			f := rec.NextField() // every member set: see NextField
-			f.Start, f.Prev = r.Pos(), *dst
-			tg.dec.DecodeTo(r, dst)
-			f.Bits, f.Value = r.Pos()-f.Start, *dst
-			name, field, why := t.fieldName(ser, state, p)
-			if memo != nil {
-				memo.rec.fields[i].name = nameEntry{name, field, why}
-			}
-			f.Update, f.Path, f.Op = update, *p, t.ops[i]
-			f.Name, f.Schema, f.Decoder, f.Why = name, field, tg.dec, why
-			rec.Updates[update].NumFields++
-		}
-		if tg.dec.Watch != 0 {
-			t.observe(tg.dec, dst, r) // reads r and dst, moves neither
-		}
-		if r.Overflowed() {
-			return i, valueError(p, tg.dec, r)
-		}
-	}
-	if memo != nil {
-		memo.n = pathBits
-	}
-	return len(paths), nil
-}
-
-// errStopped ends a what-if's decode inside an update at WhatIf.StopAt.
-var errStopped = errors.New("stopped at the what-if's StopAt")
-
-// valueError says which value ran past the end of the data.
-func valueError(p *fieldpath.Path, dec *decoder.Decoder, r *bitio.Reader) error {
-	return fmt.Errorf("value of path %s (%s): %w", p, dec.Family, r.Err())
 }
