@@ -106,25 +106,15 @@ type SuspectReport struct {
 
 // suspiciousOf is check's account of the first suspect (session's, which
 // the TUI selects too).
-func suspiciousOf(fs *session.FirstSuspect) *SuspectReport {
+func suspiciousOf(fs *session.Suspect, tick int32) *SuspectReport {
 	if fs == nil {
 		return nil
 	}
-	s := &SuspectReport{Tick: fs.At.Tick, Command: fs.At.Command, Message: fs.At.Message, Entity: fs.Entity, Class: fs.Class,
+	s := &SuspectReport{Tick: tick, Command: fs.At.Cmd, Message: fs.At.Msg, Entity: fs.Entity, Class: fs.Class,
 		Field: fs.Name, BitOffset: fs.Bit, At: bitio.Offset(fs.Bit), Decoder: fs.Decoder, Family: fs.Family}
-	switch fs.Basis {
-	case session.ByInference:
-		f := fs.Inferred
-		s.Reason = fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown)
-		s.Fix = fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)
-		if fs.InBaseline {
-			s.In = "baseline"
-			s.Reason += " (in the instance baseline of " + fs.Class + ", read when the entity is created)"
-		}
-	case session.ByWhatIf:
-		s.Reason, s.Fix = "the message aligns when this field is read differently", fs.Explain
-	default:
-		s.Reason = fs.Reason
+	s.Reason, s.Fix = fs.Account()
+	if fs.Basis == session.ByInference && fs.InBaseline {
+		s.In = "baseline"
 	}
 	return s
 }
@@ -219,9 +209,9 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	}
 	res.Corrections = correctionReports(r.Corrections())
 	res.Parsers = ch.Parsers
-	if _, why, ok := r.FirstMisaligned(); ok {
+	if at, why, ok := r.FirstMisaligned(); ok {
 		res.FirstMisaligned = why.Error()
-		res.FirstSuspicious = suspiciousOf(ch.FirstSuspect(diagnoseMisalignment))
+		res.FirstSuspicious = suspiciousOf(ch.FirstSuspect(diagnoseMisalignment), at.Tick)
 	}
 	if o.Anomalies {
 		t := newTally(o.Mute)

@@ -88,11 +88,11 @@ func BenchmarkWhatIfLastUpdate(b *testing.B) {
 	data := benchReplay(b)
 	f := OpenFile(data, schema.Aliases{})
 	ix := indexFile(f)
-	at, loc := lastUpdate(ix)
+	at, _ := lastUpdate(ix)
 	req := Request{Change: Change{Occurrence: 0, Decoder: &decoder.Decoder{Family: decoder.FamBool}}}
 	for b.Loop() {
 		f.cases = &Cases{aliases: f.aliases, capture: f.capture} // no capture kept
-		if _, err := f.WhatIf(at, loc, req); err != nil {
+		if _, err := f.WhatIf(at, req); err != nil {
 			b.Fatal(err)
 		}
 	}

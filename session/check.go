@@ -67,7 +67,7 @@ func (f *File) Check(o CheckOptions) (*Checked, error) {
 // in the message's decode: nil without a misaligned message, or when the
 // inference found no breaking read and search is false (a search for
 // what aligns the message is slower).
-func (c *Checked) FirstSuspect(search bool) *FirstSuspect {
+func (c *Checked) FirstSuspect(search bool) *Suspect {
 	at, _, ok := c.First.FirstMisaligned()
 	if !ok || !search && (c.Inference == nil || c.Inference.Break == nil) {
 		return nil
@@ -81,7 +81,7 @@ func decoded(r *replay.Replay) *Pass {
 	if r == nil {
 		return nil
 	}
-	return &Pass{r: r, cmd: -1}
+	return &Pass{r: r}
 }
 
 // TallyAnomalies decodes the whole file recording every field and tallies

@@ -78,10 +78,10 @@ func (f *File) Search(mt *Matcher, after Ref, commands int) *Scan {
 	return NewSearch(f.data, f.aliases, f.Keyframes(), mt, after, commands)
 }
 
-// WhatIf runs a what-if on message at (at.Cmd, at.Msg), at loc; the
-// message's capture is kept for the next what-if on it.
-func (f *File) WhatIf(at Ref, loc Location, req Request) (*WhatIf, error) {
-	return f.cases.Run(f.data, at, loc, req)
+// WhatIf runs a what-if on the packet-entities message at (at.Cmd,
+// at.Msg); the message's capture is kept for the next what-if on it.
+func (f *File) WhatIf(at Ref, req Request) (*WhatIf, error) {
+	return f.cases.Run(f.data, at, req)
 }
 
 // Infer infers what the names decoder choice does not know behave as where
@@ -106,11 +106,12 @@ func (f *File) Infer(ctx context.Context, ix *Index) (*Inference, error) {
 	return InferenceOf(ch), err
 }
 
-// FirstSuspect is the first suspect of the misaligned message at (the
-// rule check follows, LocateFirstSuspect), resolved in the message's
-// decode for the TUI to select.
-func (f *File) FirstSuspect(at Location, inf *Inference) *FirstSuspect {
-	return locateFirstSuspect(f.capture, at, inf, true)
+// FirstSuspect is the first suspect of the misaligned packet-entities
+// message at (at.Cmd, at.Msg), worked out as check does
+// (locateFirstSuspect) and resolved in the message's decode for the TUI to
+// select, given what the inference found (nil: nothing).
+func (f *File) FirstSuspect(at Ref, inf *Inference) *Suspect {
+	return locateFirstSuspect(f.capture, entitiesLoc(at), inf, true)
 }
 
 // capture decodes the file up to the message at and keeps it (a

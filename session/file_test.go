@@ -66,11 +66,11 @@ func TestFileCapturesFromKeyframes(t *testing.T) {
 			}
 		}
 		req := Request{Change: Change{Occurrence: 0, Decoder: &decoder.Decoder{Family: decoder.FamBool}}}
-		wi, err := f.WhatIf(at, loc, req)
+		wi, err := f.WhatIf(at, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		old, err := NewCases(schema.Aliases{}).Run(data, at, loc, req)
+		old, err := NewCases(schema.Aliases{}).Run(data, at, req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,12 +41,6 @@ type Pass struct {
 	r    *replay.Replay
 	v    Visitor
 	from int // the first command the pass decodes: 0, or its keyframe's
-
-	// The inner indexes of command cmd's messages handed over so far:
-	// a message's Ref is its position among the command's messages in
-	// inner order, as the index lists them (Command.Msgs).
-	cmd  int
-	seen []int
 }
 
 // start names where a pass starts: at the last of the keyframes ks before
@@ -66,7 +60,7 @@ func (f *File) Pass(v Visitor) (*Pass, error) {
 
 // openPass opens a pass at st with visitor v.
 func openPass(st start, v Visitor) (*Pass, error) {
-	p := &Pass{v: v, cmd: -1}
+	p := &Pass{v: v}
 	if st.ks != nil {
 		if k := st.ks.Before(st.before); k != nil {
 			p.r, p.from = k.Resume(), k.Command
@@ -89,10 +83,6 @@ func openPass(st start, v Visitor) (*Pass, error) {
 func (p *Pass) wire() {
 	h := &p.r.Hooks
 	h.Inner = func(loc Location, m *messages.Inner) {
-		if loc.Command != p.cmd {
-			p.cmd, p.seen = loc.Command, p.seen[:0]
-		}
-		p.seen = append(p.seen, m.Index)
 		if p.v.Inner != nil {
 			p.v.Inner(loc, m)
 		}
@@ -101,11 +91,11 @@ func (p *Pass) wire() {
 		if p.v.Record == nil {
 			return nil
 		}
-		return p.v.Record(p.ref(loc), loc)
+		return p.v.Record(entitiesRef(loc), loc)
 	}
 	h.Entities = func(loc Location, m *messages.PacketEntities, res Result, rec *provenance.Message) {
 		if p.v.Entities != nil {
-			p.v.Entities(p.ref(loc), loc, m, res, rec)
+			p.v.Entities(entitiesRef(loc), loc, m, res, rec)
 		}
 	}
 	h.Command = func(c *container.Command) {
@@ -115,21 +105,21 @@ func (p *Pass) wire() {
 	}
 }
 
-// ref is the Ref of the packet-entities message at loc: its command, and
-// its position among the command's messages handed over, which by then
-// are every message with a lower inner index (the others were handed over
-// first, the packet-entities ones in order).
-func (p *Pass) ref(loc Location) Ref {
-	n := 0
-	if loc.Command == p.cmd {
-		for _, i := range p.seen {
-			if i < loc.Message {
-				n++
-			}
-		}
-	}
-	return Ref{loc.Command, n, -1, -1}
-}
+// entitiesRef is the Ref of the packet-entities message at loc, and
+// entitiesLoc the engine's place of the packet-entities message at a Ref:
+// the one place a message's inner index and its Ref meet. A Ref's message
+// is its position among the command's messages in inner order as the
+// index lists them (every message the replay handed over); the replay
+// hands a packet's packet-entities messages over after all its others,
+// and only when every one of those decoded, then in order, stopping at
+// the first that fails. So every message with a lower inner index is
+// listed before a packet-entities message, and its position is its inner
+// index (TestPassRefsAreTheIndexs holds it on every shared replay, from
+// the start and from keyframes). Not so for the others: a packet that
+// breaks before its packet-entities messages leaves them out of the list.
+func entitiesRef(loc Location) Ref { return Ref{loc.Command, loc.Message, -1, -1} }
+
+func entitiesLoc(at Ref) Location { return Location{Command: at.Cmd, Message: at.Msg} }
 
 // Step decodes the next command.
 func (p *Pass) Step() (container.Command, error) { return p.r.Step() }

@@ -1,7 +1,10 @@
 package session
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/dembug/dembug/engine/bitio"
 
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/infer"
@@ -24,18 +27,20 @@ const (
 	ByInference
 )
 
-// FirstSuspect is the read where the file's first misaligned message most
-// likely goes wrong. `dembug check` and the TUI both take it from
-// LocateFirstSuspect, so both name the same read.
-type FirstSuspect struct {
-	At    Location
+// Suspect is the read where the file's first misaligned message most
+// likely goes wrong. `dembug check` (Checked.FirstSuspect) and the TUI
+// (File.FirstSuspect) both take it from locateFirstSuspect, so both name
+// the same read, and word it here (Reason, Fix, Why).
+type Suspect struct {
+	// At is the read: the message, the update within it and the read's
+	// index within that update in the file's own decode (Upd and Field
+	// -1 when not resolved: a read in a baseline, or without the record).
+	At    Ref
 	Basis SuspectBasis
-	// Update is the update within the message; Field the read's index
-	// within that update in the file's own decode (-1 when not resolved:
-	// a read in a baseline, or without the record).
-	Update, Field int
-	Entity        int32
-	Class, Name   string
+	// Entity, Class and Name are the read's entity, its class and the
+	// field's name.
+	Entity      int32
+	Class, Name string
 	// Bit is the read's first bit in the message's entity data (in the
 	// class's instance baseline when InBaseline).
 	Bit        uint
@@ -88,7 +93,7 @@ type capturer func(Location) (*diagnose.Case, error)
 // read does not need otherwise (check asks without). nil when the message
 // cannot be decoded again. The one place the first suspect is worked out:
 // check asks it through Checked.FirstSuspect, the TUI File.FirstSuspect.
-func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bool) *FirstSuspect {
+func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bool) *Suspect {
 	if inf != nil && inf.Break != nil && len(inf.Findings) > 0 {
 		return breakingSuspect(capture, at, inf, record)
 	}
@@ -96,7 +101,7 @@ func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bo
 	if err != nil || c == nil {
 		return nil
 	}
-	s := &FirstSuspect{At: at, Update: -1, Field: -1}
+	s := &Suspect{At: entitiesRef(at)}
 	if record {
 		s.Header = headerCheck(c)
 	}
@@ -114,10 +119,10 @@ func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bo
 		if s.Bit > fix.WhatIf.Bit {
 			s.Bit = s.Bit - fix.WhatIf.Insert + fix.WhatIf.Skip
 		}
-		s.Update, s.Field = -1, -1
+		s.At.Upd, s.At.Field = -1, -1
 		if i := readHolding(c.Record, fix.WhatIf.Bit); i >= 0 {
 			f := &c.Record.Fields[i]
-			s.Update, s.Field = f.Update, i-c.Record.Updates[f.Update].FirstField
+			s.At.Upd, s.At.Field = f.Update, i-c.Record.Updates[f.Update].FirstField
 		}
 		return s
 	}
@@ -127,14 +132,14 @@ func locateFirstSuspect(capture capturer, at Location, inf *Inference, record bo
 	}
 	s.Basis, s.Reason = ByDiagnosis, first.Reason
 	s.Entity, s.Class, s.Name, s.Bit, s.Decoder = first.Entity, first.Class, first.Name, first.Bit, first.Decoder
-	s.Update = first.Update
+	s.At.Upd = first.Update
 	if first.Field >= 0 && first.Field < len(c.Record.Fields) {
 		f := &c.Record.Fields[first.Field]
 		if f.Decoder != nil {
 			s.Family = f.Decoder.Family.ID()
 		}
 		if f.Update >= 0 && f.Update < len(c.Record.Updates) {
-			s.Field = first.Field - c.Record.Updates[f.Update].FirstField
+			s.At.Field = first.Field - c.Record.Updates[f.Update].FirstField
 		}
 	}
 	return s
@@ -153,21 +158,55 @@ func readHolding(rec *provenance.Message, bit uint) int {
 }
 
 // fromRead fills the suspect's read from field i of rec.
-func (s *FirstSuspect) fromRead(rec *provenance.Message, i int) {
+func (s *Suspect) fromRead(rec *provenance.Message, i int) {
 	f := &rec.Fields[i]
 	u := &rec.Updates[f.Update]
-	s.Update, s.Field = f.Update, i-u.FirstField
+	s.At.Upd, s.At.Field = f.Update, i-u.FirstField
 	s.Entity, s.Class, s.Name, s.Bit = u.Index, u.Class, f.Name, f.Start
 	if f.Decoder != nil {
 		s.Decoder, s.Family = f.Decoder.Describe(), f.Decoder.Family.ID()
 	}
 }
 
+// Account is check's wording of the suspect: why the read is suspect and
+// what aligns the message ("" for nothing).
+func (s *Suspect) Account() (reason, fix string) {
+	switch s.Basis {
+	case ByInference:
+		f := s.Inferred
+		reason = fmt.Sprintf("first read of %s %s, which decoder choice does not know", f.Kind, f.Unknown)
+		if s.InBaseline {
+			reason += " (in the instance baseline of " + s.Class + ", read when the entity is created)"
+		}
+		return reason, fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)
+	case ByWhatIf:
+		return "the message aligns when this field is read differently", s.Explain
+	}
+	return s.Reason, ""
+}
+
+// Why is the TUI's wording of the suspect, the inspector's reason beside
+// the read it selects ("" for no suspect).
+func (s *Suspect) Why() string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Basis == ByInference:
+		f := s.Inferred
+		return fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As)
+	case s.Basis == ByWhatIf && s.BitEdit:
+		return "the message aligns with a bit edit at " + bitio.Offset(s.EditBit) + ", in this read: " + s.Explain
+	case s.Basis == ByWhatIf:
+		return "the message aligns when this read changes: " + s.Explain
+	}
+	return s.Reason
+}
+
 // breakingSuspect is inference's breaking read; with record, resolved in
 // a decode of the message (a read in the message, not in a baseline).
-func breakingSuspect(capture capturer, at Location, inf *Inference, record bool) *FirstSuspect {
+func breakingSuspect(capture capturer, at Location, inf *Inference, record bool) *Suspect {
 	b := inf.Break
-	s := &FirstSuspect{At: at, Basis: ByInference, Update: -1, Field: -1, Entity: b.Entity, Class: b.Class, Name: b.FieldName,
+	s := &Suspect{At: entitiesRef(at), Basis: ByInference, Entity: b.Entity, Class: b.Class, Name: b.FieldName,
 		Bit: b.Bit, InBaseline: b.InBaseline, Decoder: b.Decoder, Inferred: &inf.Findings[0]}
 	if !record || b.InBaseline {
 		return s
@@ -183,7 +222,7 @@ func breakingSuspect(capture capturer, at Location, inf *Inference, record bool)
 	u := &c.Record.Updates[b.Update]
 	for fi := 0; fi < u.NumFields; fi++ {
 		if f := &c.Record.Fields[u.FirstField+fi]; f.Start == b.Bit && f.Name == b.FieldName {
-			s.Update, s.Field = b.Update, fi
+			s.At.Upd, s.At.Field = b.Update, fi
 			if f.Decoder != nil {
 				s.Family = f.Decoder.Family.ID()
 			}

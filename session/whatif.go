@@ -80,8 +80,9 @@ type Cases struct {
 // NewCases returns an empty case cache decoding with aliases.
 func NewCases(a schema.Aliases) *Cases { return &Cases{aliases: a} }
 
-// Run runs a what-if on message at (at.Cmd, at.Msg) of data, at loc.
-func (cc *Cases) Run(data []byte, at Ref, loc Location, req Request) (*WhatIf, error) {
+// Run runs a what-if on the packet-entities message at (at.Cmd, at.Msg)
+// of data.
+func (cc *Cases) Run(data []byte, at Ref, req Request) (*WhatIf, error) {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	at = Ref{at.Cmd, at.Msg, -1, -1}
@@ -96,7 +97,7 @@ func (cc *Cases) Run(data []byte, at Ref, loc Location, req Request) (*WhatIf, e
 				return diagnose.CaptureIn(r, loc)
 			}
 		}
-		c, err := capture(loc)
+		c, err := capture(entitiesLoc(at))
 		if err != nil {
 			return nil, err
 		}

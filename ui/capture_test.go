@@ -54,7 +54,7 @@ func TestHeaderCheckInInspector(t *testing.T) {
 		t.Fatal(n, err)
 	}
 	hs := newHarness(t, "pvs.dem", pvs, 160, 48)
-	at, _, ok := hs.m.firstMisaligned()
+	at, ok := hs.m.firstMisaligned()
 	if !ok {
 		t.Fatal("nothing misaligned")
 	}

@@ -54,7 +54,7 @@ func (m *Model) inferCmd() tea.Cmd {
 
 // misaligned reports whether any packet-entities message misaligned.
 func (m *Model) misaligned() bool {
-	_, _, ok := m.firstMisaligned()
+	_, ok := m.firstMisaligned()
 	return ok
 }
 

@@ -22,8 +22,7 @@ type alignResult struct {
 func (m *Model) checkAlignments() tea.Cmd {
 	p := m.picker
 	at := session.Ref{Cmd: p.cmd, Msg: p.msg, Upd: -1, Field: -1}
-	loc, ok := m.ix.Location(at)
-	if !ok {
+	if m.ix.Msg(at.Cmd, at.Msg) == nil {
 		return nil
 	}
 	p.checking = true
@@ -40,7 +39,7 @@ func (m *Model) checkAlignments() tea.Cmd {
 	return m.run(jobAlign, func() any {
 		out := map[int]bool{}
 		for j, req := range reqs {
-			if wi, err := file.WhatIf(at, loc, req); err == nil && wi.Aligns() {
+			if wi, err := file.WhatIf(at, req); err == nil && wi.Aligns() {
 				out[idx[j]] = true
 			}
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // dembug check and the TUI name the same first suspect of a patched
-// replay: both ask session.LocateFirstSuspect. The patches reach its three
+// replay: both ask session's locateFirstSuspect. The patches reach its three
 // ways: an inferred name read first in a baseline and in a message, and a
 // bit count a patch changed (no unknown name: the what-if search), and
 // hand-built replays with a dropped bit and a wrong decoder.
@@ -45,7 +45,7 @@ func TestCheckAndTUIShareTheFirstSuspect(t *testing.T) {
 				t.Fatalf("the TUI found no first suspect; check names %+v", want)
 			}
 			got := l.s
-			if got.At.Command != want.Command || got.At.Message != want.Message || got.At.Tick != want.Tick ||
+			if got.At.Cmd != want.Command || got.At.Msg != want.Message || hs.m.ix.Commands[got.At.Cmd].Tick != want.Tick ||
 				got.Entity != want.Entity || got.Class != want.Class || got.Name != want.Field || got.Bit != want.BitOffset ||
 				got.Decoder != want.Decoder || got.InBaseline != (want.In == "baseline") {
 				t.Fatalf("TUI's first suspect %+v\ncheck's %+v", got, want)
@@ -54,7 +54,7 @@ func TestCheckAndTUIShareTheFirstSuspect(t *testing.T) {
 				return // the grading pass's suspect stands: a baseline read, or the diagnosis's own
 			}
 			pe := hs.m.ix.Msg(l.cmd, l.msg).PE
-			if pe.SuspectName != want.Field || int(pe.SuspectUpd) != got.Update || int(pe.SuspectField) != got.Field {
+			if pe.SuspectName != want.Field || int(pe.SuspectUpd) != got.At.Upd || int(pe.SuspectField) != got.At.Field {
 				t.Fatalf("the message's suspect is %s (update %d field %d), check names %s", pe.SuspectName, pe.SuspectUpd, pe.SuspectField, want.Field)
 			}
 			t.Logf("%s: %s of #%d %s at bit %d (%v)", name, got.Name, got.Entity, got.Class, got.Bit, got.Basis)

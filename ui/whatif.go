@@ -298,8 +298,7 @@ func (m *Model) onPickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // startWhatIf runs a what-if on message msg of command cmd in a command.
 func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 	at := session.Ref{Cmd: cmd, Msg: msg, Upd: -1, Field: -1}
-	loc, ok := m.ix.Location(at)
-	if !ok {
+	if m.ix.Msg(at.Cmd, at.Msg) == nil {
 		return nil
 	}
 	m.jobs.start(jobWhatIf)
@@ -307,7 +306,7 @@ func (m *Model) startWhatIf(cmd, msg int, req session.Request) tea.Cmd {
 	m.wiPending = true
 	m.setNote("running the what-if: "+req.Label+"…", false)
 	return m.run(jobWhatIf, func() any {
-		wi, err := file.WhatIf(at, loc, req)
+		wi, err := file.WhatIf(at, req)
 		return whatIfResult{wi, err}
 	})
 }
