@@ -101,6 +101,9 @@ func blockVals(n *Node) []decoder.Value {
 type spares struct {
 	blocks [5][]*Node      // [0]: nodes with no values in place
 	wide   map[int][]*Node // nodes whose values were allocated apart, by their capacity
+	// overlay nodes of a released table (reuse.go), with room for
+	// overlayRoom slots in place and with more
+	smallOv, bigOv []*overlayNode
 }
 
 // alloc is allocNode(l, c, owner), in a kept node when there is one.

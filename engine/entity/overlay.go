@@ -55,7 +55,20 @@ const overlayRoom = 4
 // room slots. It holds fewer than DenseSlots (a slot past them makes it
 // whole), however many paths a crafted create repeats.
 func newOverlay(base *Node, owner uint32, room int) *Node {
+	return (*spares)(nil).overlay(base, owner, room)
+}
+
+// overlay is newOverlay in an overlay node sp keeps when it has one with
+// the room (a released table's, reuse.go).
+func (sp *spares) overlay(base *Node, owner uint32, room int) *Node {
 	room = min(room, DenseSlots)
+	if sp != nil {
+		if x := sp.takeOverlay(room); x != nil {
+			x.ov.base = base
+			x.n.ov, x.n.owner = &x.ov, owner
+			return &x.n
+		}
+	}
 	var x *overlayNode
 	if room <= overlayRoom {
 		sx := &smallOverlay{}
@@ -154,7 +167,11 @@ func (n *Node) ovKidAt(i int) *Node {
 // whole returns the values and kids of the node a copy would have made:
 // for an overlay, new lists merging it with its base (the kid list the
 // caller's own); otherwise the node's own.
-func (n *Node) whole() ([]decoder.Value, kidList) {
+func (n *Node) whole() ([]decoder.Value, kidList) { return n.wholeIn(nil) }
+
+// wholeIn is whole with the values in a node sp keeps when it has one of
+// their room.
+func (n *Node) wholeIn(sp *spares) ([]decoder.Value, kidList) {
 	ov := n.ov
 	if ov == nil {
 		return n.vals, n.kids
@@ -166,7 +183,12 @@ func (n *Node) whole() ([]decoder.Value, kidList) {
 	}
 	// The room the baseline's values have, as a copy's, so the node's
 	// values stop moving as soon (update memos pin them then).
-	vals := make([]decoder.Value, l, max(l, cap(b.vals)))
+	var vals []decoder.Value
+	if w := sp.takeWide(max(l, cap(b.vals)), 0); w != nil {
+		vals = w.vals[:l] // zeroed; the node w is dropped
+	} else {
+		vals = make([]decoder.Value, l, max(l, cap(b.vals)))
+	}
 	copy(vals, b.vals)
 	for _, s := range ov.slots {
 		vals[s.i] = s.v
@@ -179,11 +201,15 @@ func (n *Node) whole() ([]decoder.Value, kidList) {
 // materialize makes an overlay node, in place, the node a copy of its
 // base would have been with the overlay's writes made: nodes and memos
 // that point to it stay right.
-func (n *Node) materialize() {
+func (n *Node) materialize() { n.materializeIn(nil) }
+
+// materializeIn is materialize with the values in a node sp keeps when it
+// has one.
+func (n *Node) materializeIn(sp *spares) {
 	if n.ov == nil {
 		return
 	}
-	vals, kids := n.whole()
+	vals, kids := n.wholeIn(sp)
 	noteAlloc(cap(vals)*valueSize + len(kids.nodes)*8)
 	n.vals, n.kids, n.ov = vals, kids, nil
 }

@@ -143,11 +143,11 @@ func (t *Table) readFields(rd *reading, statep **Node, c *Class, owner uint32, m
 	if len(paths) > 0 {
 		switch st := *statep; {
 		case st.owner != owner && fresh && t.whatIf == nil && canOverlay(st):
-			*statep = newOverlay(st, owner, topPaths(paths))
+			*statep = t.spare.overlay(st, owner, topPaths(paths))
 		case st.owner != owner:
 			*statep = t.cowCopy(c, st, owner)
 		case st.ov != nil:
-			st.materialize() // the update after a full frame's create (overlay.go)
+			st.materializeIn(&t.spare) // the update after a full frame's create (overlay.go)
 		}
 	}
 	state := *statep

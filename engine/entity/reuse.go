@@ -3,6 +3,7 @@ package entity
 import (
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 // A decode that is done with its table can hand it back (Release), and the
@@ -90,7 +91,38 @@ func (sp *spares) releaseAll(n *Node, owner uint32) {
 	}
 	if n.ov != nil {
 		sp.releaseKids(n, owner)
+		sp.keepOverlay(n)
 		return
 	}
 	sp.release(n, owner)
+}
+
+// keepOverlay keeps the overlay node n (newOverlay's) for the next
+// overlay with no more slots than it has room for.
+func (sp *spares) keepOverlay(n *Node) {
+	x := (*overlayNode)(unsafe.Pointer(n)) // n is the block's first member
+	slots, kids := x.ov.slots[:0], n.kids.nodes[:0]
+	clear(kids[:cap(kids)])
+	*x = overlayNode{n: Node{kids: kidList{nodes: kids}}, ov: overlay{slots: slots}}
+	if cap(slots) == overlayRoom {
+		sp.smallOv = append(sp.smallOv, x)
+	} else {
+		sp.bigOv = append(sp.bigOv, x)
+	}
+}
+
+// takeOverlay is a kept overlay node with room for room slots, or nil.
+func (sp *spares) takeOverlay(room int) *overlayNode {
+	list := &sp.bigOv
+	if room <= overlayRoom {
+		list = &sp.smallOv
+	}
+	l := *list
+	if len(l) == 0 || cap(l[len(l)-1].ov.slots) < room {
+		return nil
+	}
+	x := l[len(l)-1]
+	l[len(l)-1] = nil
+	*list = l[:len(l)-1]
+	return x
 }

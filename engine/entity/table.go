@@ -241,7 +241,7 @@ func (t *Table) baseline(c *Class) (*Node, error) {
 		return n, nil
 	}
 	c.Serializer.Load()
-	n := newNode(len(c.Serializer.Fields), 0)
+	n := t.spare.alloc(0, min(len(c.Serializer.Fields), DenseSlots), 0)
 	if data, ok := t.baselines[c.ID]; ok && len(data) > 0 {
 		nf, _, aligned, err := t.decodeBaseline(c, data, n, 0, nil)
 		t.Stats.BaselineFields += int64(nf)

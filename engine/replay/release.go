@@ -35,9 +35,13 @@ func (r *Replay) Release() {
 	}
 	r.Entities.Release()
 	r.Entities = nil
-	b := buffers{body: r.cr.Scratch(), inner: r.inner[:0], scratch: r.scratch[:0]}
+	body := r.cr.Scratch()
+	if cap(r.spareBody) > cap(body) {
+		body = r.spareBody
+	}
+	b := buffers{body: body, inner: r.inner[:0], scratch: r.scratch[:0]}
 	r.cr.ResetScratch()
-	r.inner, r.scratch = nil, nil
+	r.inner, r.scratch, r.spareBody = nil, nil, nil
 	releasedBuffers.Lock()
 	if len(releasedBuffers.sets) < runtime.GOMAXPROCS(0) {
 		releasedBuffers.sets = append(releasedBuffers.sets, b)
@@ -56,6 +60,8 @@ func (r *Replay) reuseBuffers() {
 	b := releasedBuffers.sets[n-1]
 	releasedBuffers.sets[n-1] = buffers{}
 	releasedBuffers.sets = releasedBuffers.sets[:n-1]
-	r.cr.UseScratch(b.body)
+	// The body buffer serves once the schema has taken the reader's
+	// (DEM_SendTables): before, the bodies are few and small.
+	r.spareBody = b.body
 	r.inner, r.scratch = b.inner, b.scratch
 }

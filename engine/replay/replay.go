@@ -133,6 +133,7 @@ type Replay struct {
 	classes     []messages.Class
 	inner       []messages.Inner
 	scratch     []byte
+	spareBody   []byte // a released decode's body buffer, for the reader once the schema takes its own
 	pe          messages.PacketEntities
 	// cmd is the command being decoded, the one hooks and stop see; it is
 	// valid until the next Step.
@@ -290,6 +291,10 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		// copy of a signon's largest body); a body read in place is copied.
 		if c.Compressed {
 			r.cr.ResetScratch()
+			if r.spareBody != nil { // a released decode's (release.go)
+				r.cr.UseScratch(r.spareBody)
+				r.spareBody = nil
+			}
 		} else {
 			data = append(r.SchemaData[:0:0], data...)
 		}
