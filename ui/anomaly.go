@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -142,7 +141,7 @@ func problemSection(rep *diagnose.Report) []views.InspectorSection {
 	if s := rep.First; s != nil {
 		text := fmt.Sprintf("entity #%d %s", s.Entity, s.Class)
 		if s.Field >= 0 {
-			text = fmt.Sprintf("%s (field #%d of the message, %s, at %s) in %s", s.Name, s.Field, s.Decoder, bitio.Offset(s.Bit), text)
+			text = fmt.Sprintf("%s (field #%d of the message, %s, at %s) in %s", s.Name, s.Field, s.Decoder, views.Offset(s.Bit), text)
 		}
 		l = append(l,
 			views.InspectorLine{Label: "suspect", Text: text, Style: views.LineMath},

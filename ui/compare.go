@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/compare"
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -191,7 +190,7 @@ func (m *Model) compareSection() views.InspectorSection {
 	}
 	row("decoder", func(r *compare.Read) string { return notGiven(r.Decoder) }, false)
 	row("bit offset", func(r *compare.Read) string {
-		return given(r.Offset, func(v int64) string { return bitio.Offset(uint(v)) })
+		return given(r.Offset, func(v int64) string { return views.Offset(uint(v)) })
 	}, d.What == compare.Offset)
 	row("bits", func(r *compare.Read) string { return given(r.Bits, func(v int64) string { return fmt.Sprint(v) }) }, d.What == compare.Bits)
 	row("value", func(r *compare.Read) string { return string(r.Value) }, d.What == compare.Value)
@@ -227,7 +226,8 @@ func (m *Model) theirsSpan() *views.Span {
 	if t == nil || t.Offset < 0 || t.Bits < 0 || t.Baseline {
 		return nil
 	}
-	return &views.Span{Span: bitio.Span{Start: uint(t.Offset), Bits: uint(t.Bits)}, Kind: views.SpanValue, Field: -1}
+	s := views.BitSpan(uint(t.Offset), uint(t.Bits), views.SpanValue, -1)
+	return &s
 }
 
 func notGiven(s string) string {

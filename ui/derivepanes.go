@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/session"
 )
 
@@ -69,7 +68,7 @@ func (m *Model) deriveEntity() {
 	if m.before {
 		state = d.Before(upd)
 	}
-	written := map[fieldpath.Path]bool{}
+	written := map[session.Path]bool{}
 	for _, f := range d.Rec.UpdateFields(upd) {
 		written[normPath(f.Path)] = true
 	}

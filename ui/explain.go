@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -17,17 +15,17 @@ func g(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // stepLines renders a read's walk-through (decoder.Explain): bits as
 // "@offset  bits  meaning", notes plain, arithmetic as maths.
-func stepLines(steps []decoder.Step) []views.InspectorLine {
+func stepLines(steps []session.DecoderStep) []views.InspectorLine {
 	out := make([]views.InspectorLine, len(steps))
 	for i, s := range steps {
 		l := views.InspectorLine{Label: s.Label, Text: s.Text, Style: views.LineMath}
 		switch s.Kind {
-		case decoder.StepBits:
-			l.Text, l.Style = "@"+bitio.Offset(s.Span.Start)+"  "+s.Raw, views.LineBits
+		case session.StepBits:
+			l.Text, l.Style = "@"+views.Offset(s.Span.Start)+"  "+s.Raw, views.LineBits
 			if s.Text != "" {
 				l.Text += "  " + s.Text
 			}
-		case decoder.StepNote:
+		case session.StepNote:
 			l.Style = views.LinePlain
 		}
 		out[i] = l
@@ -38,14 +36,11 @@ func stepLines(steps []decoder.Step) []views.InspectorLine {
 // rawLine shows n bits (n ≤ 64) from at as read; a longer read shows its
 // start.
 func rawLine(data []byte, at, n uint) views.InspectorLine {
-	var r bitio.Reader
-	r.Reset(data)
-	r.Seek(at)
-	return views.InspectorLine{Label: "raw", Text: "@" + bitio.Offset(at) + "  " + bitio.Spell(r.Bits64(n), n), Style: views.LineBits}
+	return views.InspectorLine{Label: "raw", Text: "@" + views.Offset(at) + "  " + session.SpellAt(data, at, n), Style: views.LineBits}
 }
 
 // fieldModel says how a path reaches the field's value.
-func fieldModel(f *schema.Field, path fieldpath.Path) string {
+func fieldModel(f *schema.Field, path session.Path) string {
 	if f == nil {
 		return ""
 	}
@@ -105,13 +100,13 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	}
 	switch {
 	case in.WhatIf:
-	case u.Op == provenance.Create && f.Prev.Kind != decoder.KindNone:
+	case u.Op == provenance.Create && f.Prev.Kind != session.KindNone:
 		// A create starts from its class's instance baseline: what it
 		// replaces is the baseline's value.
 		val += "  (baseline: " + f.Prev.TextAs(f.Decoder) + ")"
 	case u.Op == provenance.Create:
 		val += "  (the baseline does not set it)"
-	case f.Prev.Kind != decoder.KindNone:
+	case f.Prev.Kind != session.KindNone:
 		val += "  (was " + f.Prev.TextAs(f.Decoder) + ")"
 	default:
 		val += "  (was unset)"
@@ -136,9 +131,9 @@ func Explain(in ExplainInput) []views.InspectorSection {
 	if d := f.Decoder; d != nil {
 		desc := d.Describe()
 		switch {
-		case d.Family == decoder.FamQuantized && d.Q != nil:
+		case d.Family == session.FamQuantized && d.Q != nil:
 			desc = d.Q.Setup()
-		case d.Family == decoder.FamVector && d.Elem != nil && d.Elem.Family == decoder.FamQuantized && d.Elem.Q != nil:
+		case d.Family == session.FamVector && d.Elem != nil && d.Elem.Family == session.FamQuantized && d.Elem.Q != nil:
 			desc = fmt.Sprintf("vector of %d × %s", d.Components, d.Elem.Q.Setup())
 		}
 		dl = append(dl, views.InspectorLine{Label: "decoder", Text: desc})
@@ -167,7 +162,7 @@ func Explain(in ExplainInput) []views.InspectorSection {
 			typ += fmt.Sprintf(", range %s … %s", g(float64(s.Low)), g(float64(s.High)))
 		}
 		if s.EncodeFlags != 0 {
-			typ += ", flags " + decoder.FlagNames(uint32(s.EncodeFlags))
+			typ += ", flags " + session.FlagNames(uint32(s.EncodeFlags))
 		}
 		if s.Model != schema.Simple {
 			typ += "; " + fieldModel(s, f.Path)
@@ -185,15 +180,14 @@ func Explain(in ExplainInput) []views.InspectorSection {
 
 	// Bits to value: the decoder's walk-through of the read.
 	lines := []views.InspectorLine{{Label: "at", Text: fmt.Sprintf("%s (%d bits), LSB first", f.Span(), f.Bits), Style: views.LinePlain}}
-	var r bitio.Reader
-	r.Reset(in.Data)
-	r.Seek(f.Start)
+	var used uint
+	overflowed := false
 	if f.Decoder != nil {
-		_, steps := f.Decoder.Explain(&r)
+		var steps []session.DecoderStep
+		steps, used, overflowed = session.ExplainRead(f.Decoder, in.Data, f.Start)
 		lines = append(lines, stepLines(steps)...)
 	}
-	used := r.Pos() - f.Start
-	if used != f.Bits || f.Decoder == nil || r.Overflowed() {
+	if used != f.Bits || f.Decoder == nil || overflowed {
 		// No walk-through or a disagreement: show the bits as read.
 		if f.Decoder == nil || used == 0 {
 			lines = append(lines, rawLine(in.Data, f.Start, min(f.Bits, 64)))
@@ -210,29 +204,22 @@ func Explain(in ExplainInput) []views.InspectorSection {
 		prev = fs[in.Field-1].Path.String()
 	}
 	op := f.Op
-	code := fieldpath.CodeOf(op.Op)
+	ob := session.ReadOpBits(in.Data, op)
 	pl = append(pl, views.InspectorLine{Label: "op", Text: op.Op.String()})
-	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%s, Huffman)", code.String(), views.Count(int(code.Len), "bit"))})
-	var pr bitio.Reader
-	pr.Reset(in.Data)
-	pr.Seek(op.Start)
-	cb := pr.Bits64(uint(code.Len))
-	opBits := fmt.Sprintf("@%s  %s", bitio.Offset(op.Start), bitio.Spell(cb, uint(code.Len)))
-	if op.Bits > uint(code.Len) {
-		n := op.Bits - uint(code.Len)
-		ob := pr.Bits64(min(n, 64))
-		opBits += " | " + bitio.Spell(ob, min(n, 64))
+	pl = append(pl, views.InspectorLine{Label: "code", Text: fmt.Sprintf("%s (%s, Huffman)", ob.Code.String(), views.Count(int(ob.Code.Len), "bit"))})
+	opBits := fmt.Sprintf("@%s  %s", views.Offset(op.Start), ob.CodeBits)
+	if ob.Operand > 0 {
+		opBits += " | " + ob.Raw
 		pl = append(pl, views.InspectorLine{Label: "bits", Text: opBits, Style: views.LinePath})
-		pl = append(pl, views.InspectorLine{Label: "operand", Text: views.Count(int(n), "bit") + " after the code"})
+		pl = append(pl, views.InspectorLine{Label: "operand", Text: views.Count(int(ob.Operand), "bit") + " after the code"})
 	} else {
 		pl = append(pl, views.InspectorLine{Label: "bits", Text: opBits, Style: views.LinePath})
 		pl = append(pl, views.InspectorLine{Label: "operand", Text: "none"})
 	}
 	pl = append(pl, views.InspectorLine{Label: "path", Text: prev + " → " + f.Path.String()})
 	if in.Field == len(fs)-1 && u.PathBits > 0 {
-		fc := fieldpath.CodeOf(fieldpath.Finish)
-		end := u.PathStart + u.PathBits
-		pl = append(pl, views.InspectorLine{Label: "then", Text: fmt.Sprintf("%s (code %s) at %s ends the paths", fieldpath.Finish, fc.String(), bitio.Offset(end-uint(fc.Len))), Style: views.LineDim})
+		fin := session.FinishAt(u.PathStart + u.PathBits)
+		pl = append(pl, views.InspectorLine{Label: "then", Text: fmt.Sprintf("%s (code %s) at %s ends the paths", fin.Op, session.OpCode(fin.Op).String(), views.Offset(fin.Start)), Style: views.LineDim})
 	}
 	secs = append(secs, views.InspectorSection{Title: "Field path", Lines: pl})
 	if !suspect {
@@ -249,18 +236,18 @@ func ExplainUpdate(rec *provenance.Message, ui int, rep *diagnose.Report) []view
 	l := []views.InspectorLine{
 		{Label: "entity", Text: fmt.Sprintf("#%d %s, serial %d", u.Index, u.Class, u.Serial)},
 		{Label: "op", Text: u.Op.String()},
-		{Label: "header", Text: fmt.Sprintf("%s, %s (%s)", bitio.Offset(u.Start), bitio.Size(u.HeaderBits), headerParts(u.Op))},
+		{Label: "header", Text: fmt.Sprintf("%s, %s (%s)", views.Offset(u.Start), views.Size(u.HeaderBits), headerParts(u.Op))},
 	}
 	if u.Skipped {
 		l = append(l, views.InspectorLine{Label: "fields", Text: "none: the PVS bits say this update carries no fields"})
 	} else if u.PathBits > 0 {
-		l = append(l, views.InspectorLine{Label: "paths", Text: fmt.Sprintf("%s, %s", bitio.Offset(u.PathStart), bitio.Size(u.PathBits))})
+		l = append(l, views.InspectorLine{Label: "paths", Text: fmt.Sprintf("%s, %s", views.Offset(u.PathStart), views.Size(u.PathBits))})
 		l = append(l, views.InspectorLine{Label: "fields", Text: fmt.Sprint(u.NumFields)})
 	} else {
 		l = append(l, views.InspectorLine{Label: "fields", Text: "none"})
 	}
 	if u.End > u.Start {
-		l = append(l, views.InspectorLine{Label: "ends", Text: fmt.Sprintf("%s (%s in all)", bitio.Offset(u.End), bitio.Size(u.End-u.Start))})
+		l = append(l, views.InspectorLine{Label: "ends", Text: fmt.Sprintf("%s (%s in all)", views.Offset(u.End), views.Size(u.End-u.Start))})
 	}
 	if u.Err != nil {
 		l = append(l, views.InspectorLine{Label: "error", Text: u.Err.Error(), Style: views.LineError})

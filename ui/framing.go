@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dembug/dembug/engine/bitio"
-
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -149,9 +147,9 @@ func (m *Model) packetBits(in views.HexBitsInput) (string, views.HexBitsInput, b
 	in.Spans, in.Selected, in.Words = nil, 0, &packetWords
 	for _, h := range pk.Headers {
 		in.Spans = append(in.Spans,
-			views.Span{Span: bitio.Span{Start: base + h.Bit, Bits: h.TypeBits}, Kind: views.SpanHeader, Field: h.Index},
-			views.Span{Span: bitio.Span{Start: base + h.SizeBit, Bits: h.SizeBits}, Kind: views.SpanPath, Field: h.Index},
-			views.Span{Span: bitio.Span{Start: base + h.BodyBit, Bits: uint(h.Size) * 8}, Kind: views.SpanValue, Field: h.Index})
+			views.BitSpan(base+h.Bit, h.TypeBits, views.SpanHeader, h.Index),
+			views.BitSpan(base+h.SizeBit, h.SizeBits, views.SpanPath, h.Index),
+			views.BitSpan(base+h.BodyBit, uint(h.Size)*8, views.SpanValue, h.Index))
 	}
 	h := pk.Headers[0]
 	title := fmt.Sprintf("Bitstream · message #0 %s: type %d, size %d · %s marked", m.msgName(c, 0, h.Type), h.Type, h.Size, views.Count(len(pk.Headers), "header"))
@@ -180,7 +178,7 @@ func (m *Model) headerLines(c *session.Command, pk session.PacketLayout) []views
 			break
 		}
 		l = append(l, views.InspectorLine{Label: fmt.Sprintf("#%d", h.Index), Text: fmt.Sprintf("%s: type %d (ubitvar, %s) at packet bit %s (%s in the bitstream) · size %d (varint, %s) at %s · body at %s",
-			m.msgName(c, i, h.Type), h.Type, bitio.Size(h.TypeBits), bitio.Offset(h.Bit), bitio.Offset(base+h.Bit), h.Size, bitio.Size(h.SizeBits), bitio.Offset(h.SizeBit), bitio.Offset(h.BodyBit))})
+			m.msgName(c, i, h.Type), h.Type, views.Size(h.TypeBits), views.Offset(h.Bit), views.Offset(base+h.Bit), h.Size, views.Size(h.SizeBits), views.Offset(h.SizeBit), views.Offset(h.BodyBit))})
 	}
 	return l
 }

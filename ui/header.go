@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -13,7 +12,7 @@ import (
 
 // headerLine shows one re-read header value with its place.
 func headerLine(label, text string, h session.HeaderPart) views.InspectorLine {
-	return views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", text, bitio.Offset(h.Start), bitio.Size(h.Len))}
+	return views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", text, views.Offset(h.Start), views.Size(h.Len))}
 }
 
 // ExplainHeader re-reads an update's header bit by bit (session.ReadHeader):
@@ -53,7 +52,7 @@ func ExplainHeader(data []byte, rec *provenance.Message, ui int, classBits uint,
 		}
 	}
 	if read != u.HeaderBits {
-		l = append(l, views.InspectorLine{Label: "note", Text: fmt.Sprintf("the decode read %s of header here", bitio.Size(u.HeaderBits)), Style: views.LineWarn})
+		l = append(l, views.InspectorLine{Label: "note", Text: fmt.Sprintf("the decode read %s of header here", views.Size(u.HeaderBits)), Style: views.LineWarn})
 	}
 	return views.InspectorSection{Title: "Header, bit by bit", Lines: l}
 }
@@ -176,14 +175,14 @@ func (m *Model) onTable(r tableResult) {
 // instance baseline sets, with its bit offset and length inside the
 // baseline, before the create's own fields are applied over it.
 func ExplainBaseline(b session.Baseline, class string) views.InspectorSection {
-	l := []views.InspectorLine{{Text: fmt.Sprintf("the instancebaseline entry of %s: %s of entity fields without an update header; the create's fields are applied over these", class, bitio.Size(uint(len(b.Data))*8)), Style: views.LineDim}}
+	l := []views.InspectorLine{{Text: fmt.Sprintf("the instancebaseline entry of %s: %s of entity fields without an update header; the create's fields are applied over these", class, views.Size(uint(len(b.Data))*8)), Style: views.LineDim}}
 	const maxShown = 60
 	for i, f := range b.Rec.Fields {
 		if i == maxShown {
 			l = append(l, views.InspectorLine{Text: fmt.Sprintf("… %d more fields", len(b.Rec.Fields)-maxShown), Style: views.LineDim})
 			break
 		}
-		l = append(l, views.InspectorLine{Label: f.Name, Text: fmt.Sprintf("%s  (%s, %s)", f.Value.TextAs(f.Decoder), bitio.Offset(f.Start), bitio.Size(f.Bits))})
+		l = append(l, views.InspectorLine{Label: f.Name, Text: fmt.Sprintf("%s  (%s, %s)", f.Value.TextAs(f.Decoder), views.Offset(f.Start), views.Size(f.Bits))})
 	}
 	if b.Err != nil {
 		l = append(l, views.InspectorLine{Label: "error", Text: b.Err.Error(), Style: views.LineError})

@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -143,7 +142,7 @@ func (m *Model) inferenceLines(misaligned bool) []views.InspectorLine {
 			l = append(l, views.InspectorLine{Label: "inferred", Text: text, Style: views.LineMath})
 		}
 		if b := ch.Break; b != nil {
-			where := fmt.Sprintf("%s of entity #%d %s at bit %s", b.FieldName, b.Entity, b.Class, bitio.Offset(b.Bit))
+			where := fmt.Sprintf("%s of entity #%d %s at bit %s", b.FieldName, b.Entity, b.Class, views.Offset(b.Bit))
 			if b.InBaseline {
 				where += " of its instance baseline"
 			}

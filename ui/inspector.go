@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
@@ -218,7 +217,7 @@ func (m *Model) summary() []views.InspectorSection {
 	if msg := m.ix.Msg(m.sel.Cmd, m.sel.Msg); msg != nil {
 		ml := []views.InspectorLine{
 			{Label: "message", Text: fmt.Sprintf("#%d %s (type %d)", msg.Index, msg.Name, msg.Type)},
-			{Label: "at", Text: "packet bit " + bitio.Offset(msg.Bit)},
+			{Label: "at", Text: "packet bit " + views.Offset(msg.Bit)},
 			{Label: "size", Text: views.Count(msg.Size, "byte")},
 		}
 		ml = append(ml, m.novelLines(c, msg)...)
@@ -229,7 +228,7 @@ func (m *Model) summary() []views.InspectorSection {
 				kind = "delta"
 			}
 			ml = append(ml,
-				views.InspectorLine{Label: "entities", Text: fmt.Sprintf("%s, %s frame, %s of entity data, decoding ended at %s", views.Count(len(pe.Updates), "update"), kind, bitio.Size(pe.DataBits), bitio.Offset(pe.EndBit))})
+				views.InspectorLine{Label: "entities", Text: fmt.Sprintf("%s, %s frame, %s of entity data, decoding ended at %s", views.Count(len(pe.Updates), "update"), kind, views.Size(pe.DataBits), views.Offset(pe.EndBit))})
 			if pe.Skipped {
 				ml = append(ml, views.InspectorLine{Label: "note", Text: "a repeated full frame: not applied", Style: views.LineDim})
 			}

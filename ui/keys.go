@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -150,24 +149,24 @@ func legend() []views.HelpGroup {
 		{Keys: "^ ~", Desc: "bitstream: value bits / path bits"},
 	}}
 	decs := views.HelpGroup{Title: "Decoders (fields pane)"}
-	for _, f := range decoder.Families() {
-		d := &decoder.Decoder{Family: f}
+	for _, f := range session.DecoderFamilies() {
+		d := &session.Decoder{Family: f}
 		short := d.Short()
 		switch f {
-		case decoder.FamQuantized:
+		case session.FamQuantized:
 			short = "quantN"
-		case decoder.FamQAnglePitchYaw, decoder.FamQAngleBits:
+		case session.FamQAnglePitchYaw, session.FamQAngleBits:
 			short = strings.TrimSuffix(short, "0") + "N"
-		case decoder.FamVector:
+		case session.FamVector:
 			short = "vecN×…"
 		}
 		desc := f.String()
 		switch f {
-		case decoder.FamQuantized:
+		case session.FamQuantized:
 			desc += " in N bits"
-		case decoder.FamQAnglePitchYaw, decoder.FamQAngleBits:
+		case session.FamQAnglePitchYaw, session.FamQAngleBits:
 			desc += ", N bits each"
-		case decoder.FamVector:
+		case session.FamVector:
 			desc = "N components, each as …"
 		}
 		decs.Keys = append(decs.Keys, views.HelpKey{Keys: short, Desc: desc})

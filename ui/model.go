@@ -9,7 +9,6 @@ import (
 
 	"github.com/dembug/dembug/compare"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -212,7 +211,7 @@ type viewCache struct {
 	header    int
 	entKey    memo[entKey]
 	entRows   []views.EntityRow
-	entAt     map[fieldpath.Path]int
+	entAt     map[session.Path]int
 	inspKey   memo[inspKey]
 	insp      []views.InspectorSection // the selected field's or update's (inspKey)
 	// inspTitle and secs are the inspector's title and every section it

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dembug/dembug/engine/fieldpath"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -16,8 +16,8 @@ import (
 // built (engine/fieldpath's Describe and docs).
 func opTableSection() views.InspectorSection {
 	var l []views.InspectorLine
-	for op := fieldpath.Op(0); op < fieldpath.NumOps; op++ {
-		d := fieldpath.Describe(op)
+	for op := session.FieldPathOp(0); op < session.NumOps; op++ {
+		d := session.DescribeOp(op)
 		weight := strconv.Itoa(op.Weight())
 		if op.Weight() == 0 {
 			weight = "0 (as 1)"
@@ -32,17 +32,17 @@ func opTableSection() views.InspectorSection {
 			ex += " → (no path)"
 		}
 		l = append(l, views.InspectorLine{Label: strconv.Itoa(int(op)),
-			Text: fmt.Sprintf("%s · weight %s · code %s · operands: %s · %s · e.g. %s", op, weight, fieldpath.CodeOf(op), d.Operand, d.Effect, ex)})
+			Text: fmt.Sprintf("%s · weight %s · code %s · operands: %s · %s · e.g. %s", op, weight, session.OpCode(op), d.Operand, d.Effect, ex)})
 	}
 	l = append(l,
 		views.InspectorLine{Label: "last", Text: "the path's last index; push adds an index, pop removes the last", Style: views.LineDim},
-		views.InspectorLine{Label: "fpvar", Text: strings.TrimPrefix(fieldpath.UBitVarFPDoc, "fpvar: "), Style: views.LineDim},
-		views.InspectorLine{Label: "ubitvar", Text: strings.TrimPrefix(fieldpath.UBitVarDoc, "ubitvar: "), Style: views.LineDim},
-		views.InspectorLine{Label: "varint32", Text: strings.TrimPrefix(fieldpath.VarInt32Doc, "varint32: "), Style: views.LineDim},
+		views.InspectorLine{Label: "fpvar", Text: strings.TrimPrefix(session.UBitVarFPDoc, "fpvar: "), Style: views.LineDim},
+		views.InspectorLine{Label: "ubitvar", Text: strings.TrimPrefix(session.UBitVarDoc, "ubitvar: "), Style: views.LineDim},
+		views.InspectorLine{Label: "varint32", Text: strings.TrimPrefix(session.VarInt32Doc, "varint32: "), Style: views.LineDim},
 		views.InspectorLine{Label: "n bits", Text: "the value's bits, lowest first", Style: views.LineDim},
-		views.InspectorLine{Label: "tree", Text: fieldpath.TreeDoc, Style: views.LineDim},
+		views.InspectorLine{Label: "tree", Text: session.TreeDoc, Style: views.LineDim},
 	)
-	return views.InspectorSection{Title: fmt.Sprintf("Field-path ops · all %d (O hides; dembug ops prints them)", fieldpath.NumOps), Lines: l}
+	return views.InspectorSection{Title: fmt.Sprintf("Field-path ops · all %d (O hides; dembug ops prints them)", session.NumOps), Lines: l}
 }
 
 func opPath(p []int32) string {

@@ -59,16 +59,16 @@ func TestOpStreamOperandValues(t *testing.T) {
 	w.Bits(0, 16)
 	data := w.Bytes()
 
-	if got := operandBits(data, a, aEnd-a, fieldpath.PlusN, 1); got != "101=2" {
+	if got := fieldpath.SpellOperands(data, a, aEnd-a, fieldpath.PlusN, 1); got != "101=2" {
 		t.Errorf("PlusN's operand: %q, want 101=2 (fpvar: 1, then 2 bits, lowest first)", got)
 	}
-	got := operandBits(data, b, bEnd-b, fieldpath.PushNAndNonTopological, 1)
+	got := fieldpath.SpellOperands(data, b, bEnd-b, fieldpath.PushNAndNonTopological, 1)
 	parts := strings.Fields(got)
 	if len(parts) != 4 || parts[0] != "1=1" || parts[1] != "01000000=1" || !strings.HasSuffix(parts[2], "=1") || parts[3] != "011110=7" {
 		t.Errorf("PushNAndNonTopological's operands: %q", got)
 	}
 	// Bits that do not read back as the operands: spelled raw.
-	if got := operandBits(data, a, aEnd-a+2, fieldpath.PlusN, 1); strings.Contains(got, "=") {
+	if got := fieldpath.SpellOperands(data, a, aEnd-a+2, fieldpath.PlusN, 1); strings.Contains(got, "=") {
 		t.Errorf("a wrong length still gives values: %q", got)
 	}
 }

@@ -1,22 +1,22 @@
 package ui
 
 import (
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
 // quantSetupLines spell out a quantized float's set-up with its arithmetic
-// (decoder.SetupSteps: the flag bits above the four, ENCODE_INTEGERS
+// (session.SetupSteps: the flag bits above the four, ENCODE_INTEGERS
 // widening, the float32 checks that keep or drop ROUNDDOWN/ROUNDUP), for
 // the Decoder section; none for any other decoder. A vector's set-up is
 // its components'.
 func quantSetupLines(f *provenance.Field) []views.InspectorLine {
 	d := f.Decoder
-	if d != nil && d.Family == decoder.FamVector && d.Elem != nil {
+	if d != nil && d.Family == session.FamVector && d.Elem != nil {
 		d = d.Elem
 	}
-	if d == nil || d.Family != decoder.FamQuantized || d.Q == nil {
+	if d == nil || d.Family != session.FamQuantized || d.Q == nil {
 		return nil
 	}
 	q := d.Q
@@ -25,7 +25,7 @@ func quantSetupLines(f *provenance.Field) []views.InspectorLine {
 		lowSet, highSet = s.LowSet, s.HighSet
 	}
 	var out []views.InspectorLine
-	for i, s := range decoder.SetupSteps(q.SchemaBits, q.SchemaFlags, q.SchemaLow, lowSet, q.SchemaHigh, highSet) {
+	for i, s := range session.SetupSteps(q.SchemaBits, q.SchemaFlags, q.SchemaLow, lowSet, q.SchemaHigh, highSet) {
 		label := ""
 		if i == 0 {
 			label = "set-up"

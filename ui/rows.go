@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
@@ -27,7 +24,7 @@ func fieldRows(fs []provenance.Field, rep *diagnose.Report, first int, keep func
 		}
 		rows[i] = views.FieldRow{
 			Path: f.Path.String(), Name: f.Name, Type: typ, Decoder: f.Decoder.Short(),
-			Offset: bitio.Offset(f.Start), Bits: f.Bits, Value: f.Value.TextAs(f.Decoder),
+			Offset: views.Offset(f.Start), Bits: f.Bits, Value: f.Value.TextAs(f.Decoder),
 		}
 		as := rep.FieldAnomalies(first, i)
 		if keep != nil {
@@ -45,7 +42,7 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 	up := &rec.Updates[u]
 	fs := rec.UpdateFields(u)
 	if up.HeaderBits > 0 {
-		spans = append(spans, views.Span{Span: bitio.Span{Start: up.Start, Bits: up.HeaderBits}, Kind: views.SpanHeader, Field: -1})
+		spans = append(spans, views.BitSpan(up.Start, up.HeaderBits, views.SpanHeader, -1))
 	}
 	header = len(spans) - 1
 	end := up.PathStart
@@ -54,11 +51,11 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 		if op.Start < end {
 			continue // keep spans sorted and apart, whatever the record says
 		}
-		spans = append(spans, views.Span{Span: bitio.Span{Start: op.Start, Bits: op.Bits}, Kind: views.SpanPath, Field: i})
+		spans = append(spans, views.BitSpan(op.Start, op.Bits, views.SpanPath, i))
 		end = op.Start + op.Bits
 	}
 	if pe := up.PathStart + up.PathBits; up.PathBits > 0 && pe > end {
-		spans = append(spans, views.Span{Span: bitio.Span{Start: end, Bits: pe - end}, Kind: views.SpanHeader, Field: -1})
+		spans = append(spans, views.BitSpan(end, pe-end, views.SpanHeader, -1))
 		end = pe
 	}
 	valueSpan = make([]int, len(fs))
@@ -69,7 +66,7 @@ func updateSpans(rec *provenance.Message, u int) (spans []views.Span, valueSpan 
 			continue
 		}
 		valueSpan[i] = len(spans)
-		spans = append(spans, views.Span{Span: bitio.Span{Start: f.Start, Bits: f.Bits}, Kind: views.SpanValue, Field: i})
+		spans = append(spans, views.BitSpan(f.Start, f.Bits, views.SpanValue, i))
 		end = f.Start + f.Bits
 	}
 	return spans, valueSpan, header
@@ -86,15 +83,15 @@ func appendIndex(name string, k int) string {
 // entityRows lists every set field of an entity's state, named as the
 // engine names field paths, marking the paths an update wrote; at maps
 // each path to its row.
-func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpath.Path]bool) (rows []views.EntityRow, at map[fieldpath.Path]int) {
-	at = map[fieldpath.Path]int{}
-	add := func(name string, p fieldpath.Path, v decoder.Value, d *decoder.Decoder) {
+func entityRows(ser *schema.Serializer, state *session.Node, written map[session.Path]bool) (rows []views.EntityRow, at map[session.Path]int) {
+	at = map[session.Path]int{}
+	add := func(name string, p session.Path, v session.Value, d *session.Decoder) {
 		at[p] = len(rows)
 		rows = append(rows, views.EntityRow{Name: name, Value: v.TextAs(d), Changed: written[p]})
 	}
-	var walk func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int)
-	walk = func(ser *schema.Serializer, n *session.Node, prefix string, p fieldpath.Path, depth int) {
-		if ser == nil || n == nil || depth >= fieldpath.MaxDepth {
+	var walk func(ser *schema.Serializer, n *session.Node, prefix string, p session.Path, depth int)
+	walk = func(ser *schema.Serializer, n *session.Node, prefix string, p session.Path, depth int) {
+		if ser == nil || n == nil || depth >= session.MaxPathDepth {
 			return
 		}
 		for i, f := range ser.Fields {
@@ -105,19 +102,19 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 			v := n.Get(i)
 			switch f.Model {
 			case schema.Simple:
-				if v.Kind != decoder.KindNone {
+				if v.Kind != session.KindNone {
 					add(name, q, v, f.Decoder)
 				}
 			case schema.FixedArray, schema.VariableArray:
-				if f.Model == schema.VariableArray && v.Kind != decoder.KindNone {
+				if f.Model == schema.VariableArray && v.Kind != session.KindNone {
 					add(name, q, v, f.Decoder)
 				}
 				kid := n.Kid(i)
-				if kid == nil || depth+1 >= fieldpath.MaxDepth {
+				if kid == nil || depth+1 >= session.MaxPathDepth {
 					continue
 				}
-				kid.EachVal(func(k int, ev decoder.Value) {
-					if f.Model == schema.VariableArray && v.Kind != decoder.KindNone && uint64(k) >= v.U {
+				kid.EachVal(func(k int, ev session.Value) {
+					if f.Model == schema.VariableArray && v.Kind != session.KindNone && uint64(k) >= v.U {
 						return // past the length: a shrunk array keeps old elements unsent
 					}
 					e := q
@@ -126,20 +123,20 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 					add(appendIndex(name, k), e, ev, nil)
 				})
 			case schema.FixedTable:
-				if v.Kind != decoder.KindNone {
+				if v.Kind != session.KindNone {
 					add(name, q, v, f.Decoder)
 				}
 				walk(f.Nested(v), n.Kid(i), name+".", q, depth+1)
 			case schema.VariableTable:
-				if v.Kind != decoder.KindNone {
+				if v.Kind != session.KindNone {
 					add(name, q, v, f.Decoder)
 				}
 				kid := n.Kid(i)
-				if kid == nil || depth+2 >= fieldpath.MaxDepth {
+				if kid == nil || depth+2 >= session.MaxPathDepth {
 					continue
 				}
 				kid.EachKid(func(k int, kk *session.Node) {
-					if v.Kind != decoder.KindNone && uint64(k) >= v.U {
+					if v.Kind != session.KindNone && uint64(k) >= v.U {
 						return // past the length (a fixed-count struct array sends none)
 					}
 					e := q
@@ -150,7 +147,7 @@ func entityRows(ser *schema.Serializer, state *session.Node, written map[fieldpa
 			}
 		}
 	}
-	walk(ser, state, "", fieldpath.Path{}, 0)
+	walk(ser, state, "", session.Path{}, 0)
 	return rows, at
 }
 
@@ -188,11 +185,11 @@ func modelOnly(f *schema.Field) string {
 
 // schemaRows lists a serializer's fields, expanding the nested serializers
 // the selected path goes through so the selected field shows in place.
-func schemaRows(ser *schema.Serializer, state *session.Node, sel *fieldpath.Path) []views.SchemaRow {
+func schemaRows(ser *schema.Serializer, state *session.Node, sel *session.Path) []views.SchemaRow {
 	var rows []views.SchemaRow
 	var walk func(ser *schema.Serializer, n *session.Node, depth, at int)
 	walk = func(ser *schema.Serializer, n *session.Node, depth, at int) {
-		if ser == nil || depth > fieldpath.MaxDepth {
+		if ser == nil || depth > session.MaxPathDepth {
 			return
 		}
 		want := -1
@@ -247,7 +244,7 @@ func countFields(ser *schema.Serializer, depth int) int {
 }
 
 // normPath zeroes the unused indexes so paths compare by their used part.
-func normPath(p fieldpath.Path) fieldpath.Path {
+func normPath(p session.Path) session.Path {
 	for i := p.Last + 1; i < len(p.Idx); i++ {
 		p.Idx[i] = 0
 	}

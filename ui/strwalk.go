@@ -1,14 +1,10 @@
 package ui
 
 import (
-	"encoding/hex"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/stringtable"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -106,7 +102,7 @@ func (m *Model) walkMove(delta int) bool {
 	return true
 }
 
-func (m *Model) walkPart() (*stringtable.EntryWalk, *stringtable.Part, bool) {
+func (m *Model) walkPart() (*session.EntryWalk, *session.TablePart, bool) {
 	w := m.walkHere()
 	if w == nil || m.walk.sel < 0 || m.walk.sel >= len(m.walk.rows) {
 		return nil, nil, false
@@ -126,9 +122,9 @@ func (m *Model) walkFields(w, h int) (string, string, bool) {
 	for _, r := range m.walk.rows {
 		e := &tw.Entries[r.e]
 		p := &e.Parts[r.p]
-		group, enc := partEncoding(p.Kind, &tw.Settings)
+		group, enc := p.Kind.Encoding(&tw.Settings)
 		row := views.FieldRow{Path: fmt.Sprintf("#%d", e.Index), Name: p.Kind.String(), Type: group, Decoder: enc,
-			Offset: bitio.Offset(p.Start), Bits: p.Bits, Value: partValue(e, p)}
+			Offset: views.Offset(p.Start), Bits: p.Bits, Value: e.Brief(p)}
 		if e.Index < 0 {
 			row.Path = "#?"
 		}
@@ -165,7 +161,7 @@ func (m *Model) walkBits(w, h int) (string, string, bool) {
 				continue
 			}
 			kind := views.SpanHeader // index reads
-			switch group, _ := partEncoding(p.Kind, &tw.Settings); group {
+			switch group, _ := p.Kind.Encoding(&tw.Settings); group {
 			case "key":
 				kind = views.SpanPath
 			case "value":
@@ -174,105 +170,14 @@ func (m *Model) walkBits(w, h int) (string, string, bool) {
 			if p == sel {
 				in.Selected = len(in.Spans)
 			}
-			in.Spans = append(in.Spans, views.Span{Span: bitio.Span{Start: p.Start, Bits: p.Bits}, Kind: kind, Field: i})
+			in.Spans = append(in.Spans, views.BitSpan(p.Start, p.Bits, kind, i))
 		}
 	}
 	what := "entry data"
 	if tw.Compressed {
 		what = "entry data, decompressed"
 	}
-	return fmt.Sprintf("Bitstream · %s %s, %s", tw.Table, what, bitio.Size(uint(len(tw.Data))*8)), views.HexBits(in), true
-}
-
-// partEncoding names a read's group (index, key or value) and how it is
-// encoded, per the table's settings.
-func partEncoding(k stringtable.PartKind, t *stringtable.Table) (group, enc string) {
-	switch k {
-	case stringtable.PartIncrement:
-		return "index", "bit"
-	case stringtable.PartJump:
-		return "index", "varuint32"
-	case stringtable.PartKeyFlag, stringtable.PartHistoryFlag:
-		return "key", "bit"
-	case stringtable.PartHistory:
-		return "key", "5+5 bits"
-	case stringtable.PartKey:
-		return "key", "string"
-	case stringtable.PartValueFlag, stringtable.PartCompressed:
-		return "value", "bit"
-	case stringtable.PartSize:
-		if t.VarintBitCounts {
-			return "value", "ubitvar"
-		}
-		return "value", "17 bits"
-	case stringtable.PartValue:
-		if t.UserDataFixed {
-			return "value", fmt.Sprintf("%d bits", t.UserDataSizeBits)
-		}
-		return "value", "bytes"
-	}
-	return "", ""
-}
-
-// partValue is a read's value in a few words.
-func partValue(e *stringtable.EntryWalk, p *stringtable.Part) string {
-	switch p.Kind {
-	case stringtable.PartIncrement:
-		if p.V == 1 {
-			return fmt.Sprintf("1: %d + 1 = %d", e.Prev, e.Index)
-		}
-		return "0: a jump follows"
-	case stringtable.PartJump:
-		return fmt.Sprintf("%d: %d + %d + 2 = %d", p.V, e.Prev, p.V, e.Index)
-	case stringtable.PartKeyFlag:
-		if p.V == 1 {
-			return "1: a key follows"
-		}
-		return fmt.Sprintf("0: keeps %q", e.Before.Key)
-	case stringtable.PartHistoryFlag:
-		if p.V == 1 {
-			return "1: starts with a recent key's prefix"
-		}
-		return "0: the whole key follows"
-	case stringtable.PartHistory:
-		if p.Beyond {
-			return fmt.Sprintf("key %d, %d bytes: past the history", p.V, p.Len)
-		}
-		return fmt.Sprintf("key %d, %d bytes: %q", p.V, p.Len, prefixOf(p.Str, p.Len))
-	case stringtable.PartKey:
-		return fmt.Sprintf("%q", p.Str)
-	case stringtable.PartValueFlag:
-		if p.V == 1 {
-			return "1: a value follows"
-		}
-		if e.Before.Value != nil {
-			return "0: the value is cleared"
-		}
-		return "0: no value"
-	case stringtable.PartCompressed:
-		if p.V == 1 {
-			return "1: snappy-compressed"
-		}
-		return "0: not compressed"
-	case stringtable.PartSize:
-		return views.Count(int(p.V), "byte")
-	case stringtable.PartValue:
-		return shortHex(e.After.Value, 16)
-	}
-	return ""
-}
-
-func prefixOf(s string, n int) string { return s[:min(n, len(s))] }
-
-func shortHex(b []byte, max int) string {
-	if b == nil {
-		return "(none)"
-	}
-	s := hex.EncodeToString(b[:min(len(b), max)])
-	if len(b) > max {
-		s += "…"
-	}
-	return s
+	return fmt.Sprintf("Bitstream · %s %s, %s", tw.Table, what, views.Size(uint(len(tw.Data))*8)), views.HexBits(in), true
 }
 
 // walkSections explains the selected read and its entry, then lists the
@@ -324,7 +229,7 @@ func (m *Model) walkSections() ([]views.InspectorSection, bool) {
 
 // entryText shows an entry: key (with the class an instance baseline's key
 // names) and value.
-func (m *Model) entryText(tw *session.TableWalk, e stringtable.Entry) string {
+func (m *Model) entryText(tw *session.TableWalk, e session.StringEntry) string {
 	text := fmt.Sprintf("%q", e.Key)
 	if c := m.walk.classes[e.Key]; c != "" && tw.Table == "instancebaseline" {
 		text += " = " + c
@@ -332,13 +237,13 @@ func (m *Model) entryText(tw *session.TableWalk, e stringtable.Entry) string {
 	if e.Value == nil {
 		return text + ", no value"
 	}
-	return text + fmt.Sprintf(", %s: %s", views.Count(len(e.Value), "byte"), shortHex(e.Value, 24))
+	return text + fmt.Sprintf(", %s: %s", views.Count(len(e.Value), "byte"), e.ValueHex(24))
 }
 
 // entrySection walks the selected read's entry: each read with its bits
 // and what it means, the selected one marked, then the entry before and
 // after.
-func (m *Model) entrySection(tw *session.TableWalk, e *stringtable.EntryWalk, sel *stringtable.Part) views.InspectorSection {
+func (m *Model) entrySection(tw *session.TableWalk, e *session.EntryWalk, sel *session.TablePart) views.InspectorSection {
 	before := "never written"
 	if e.Existed {
 		before = m.entryText(tw, e.Before)
@@ -353,8 +258,8 @@ func (m *Model) entrySection(tw *session.TableWalk, e *stringtable.EntryWalk, se
 		if p == sel {
 			label = "▸ " + label
 		}
-		l = append(l, views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", partExplain(tw, e, p), bitio.Offset(p.Start), bitio.Size(p.Bits)), Style: partStyle(p, sel)})
-		if p.Kind == stringtable.PartSize && tw.Settings.VarintBitCounts {
+		l = append(l, views.InspectorLine{Label: label, Text: fmt.Sprintf("%s  (%s, %s)", e.Explain(p, &tw.Settings), views.Offset(p.Start), views.Size(p.Bits)), Style: partStyle(p, sel)})
+		if p.Kind == session.PartSize && tw.Settings.VarintBitCounts {
 			l = append(l, ubitvarLines(tw.Data, p.Start)...) // the size's ubitvar taken apart
 		}
 	}
@@ -362,71 +267,9 @@ func (m *Model) entrySection(tw *session.TableWalk, e *stringtable.EntryWalk, se
 	return views.InspectorSection{Title: title, Lines: l}
 }
 
-func partStyle(p, sel *stringtable.Part) views.LineStyle {
+func partStyle(p, sel *session.TablePart) views.LineStyle {
 	if p == sel {
 		return views.LineMath
 	}
 	return views.LinePlain
-}
-
-// partExplain says what a read means, in a sentence.
-func partExplain(tw *session.TableWalk, e *stringtable.EntryWalk, p *stringtable.Part) string {
-	switch p.Kind {
-	case stringtable.PartIncrement:
-		if p.V == 1 {
-			return fmt.Sprintf("1: the next index, %d + 1 = %d", e.Prev, e.Index)
-		}
-		return "0: not the next index; a jump follows"
-	case stringtable.PartJump:
-		return fmt.Sprintf("v = %d, a varint: previous + v + 2 = %d + %d + 2 = %d", p.V, e.Prev, p.V, e.Index)
-	case stringtable.PartKeyFlag:
-		if p.V == 1 {
-			return "1: a key follows"
-		}
-		return fmt.Sprintf("0: no key; the entry keeps %q, and that key enters the history", e.Before.Key)
-	case stringtable.PartHistoryFlag:
-		if p.V == 1 {
-			return "1: the key starts with a prefix of one of the last 32 entries' keys"
-		}
-		return "0: the whole key follows"
-	case stringtable.PartHistory:
-		if p.Beyond {
-			return fmt.Sprintf("position %d (5 bits), length %d (5 bits): past the keys the history holds, so nothing is borrowed (as the public parsers tolerate)", p.V, p.Len)
-		}
-		return fmt.Sprintf("position %d (5 bits), length %d (5 bits): borrows %q from %q", p.V, p.Len, prefixOf(p.Str, p.Len), p.Str)
-	case stringtable.PartKey:
-		rest := p.Str[min(int(p.V), len(p.Str)):]
-		if p.V > 0 {
-			return fmt.Sprintf("%q, zero-terminated: the key is %q + %q = %q", rest, p.Str[:p.V], rest, p.Str)
-		}
-		return fmt.Sprintf("%q, zero-terminated", p.Str)
-	case stringtable.PartValueFlag:
-		if p.V == 1 {
-			return "1: a value follows"
-		}
-		if e.Before.Value != nil {
-			return fmt.Sprintf("0: no value; the old one (%s) is cleared", views.Count(len(e.Before.Value), "byte"))
-		}
-		return "0: no value"
-	case stringtable.PartCompressed:
-		if p.V == 1 {
-			return "1: the value is snappy-compressed (the table's flags have bit 1)"
-		}
-		return "0: the value is stored as is (the table's flags have bit 1, so the bit is there)"
-	case stringtable.PartSize:
-		if tw.Settings.VarintBitCounts {
-			return fmt.Sprintf("%s, a ubitvar (the table uses varint bit counts)", views.Count(int(p.V), "byte"))
-		}
-		return fmt.Sprintf("%s, in 17 bits (the table does not use varint bit counts)", views.Count(int(p.V), "byte"))
-	case stringtable.PartValue:
-		if tw.Settings.UserDataFixed {
-			return fmt.Sprintf("%d bits, the table's fixed size: %s", tw.Settings.UserDataSizeBits, shortHex(e.After.Value, 24))
-		}
-		v := shortHex(e.After.Value, 24)
-		if int(p.V) != len(e.After.Value) {
-			return fmt.Sprintf("%s compressed, %s decompressed: %s", views.Count(int(p.V), "byte"), views.Count(len(e.After.Value), "byte"), v)
-		}
-		return v
-	}
-	return strings.TrimSpace(p.Kind.String())
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sort"
 
@@ -33,11 +32,11 @@ func (m *Model) wireFieldSection() (views.InspectorSection, bool) {
 func (m *Model) fileHeaderSection() views.InspectorSection {
 	const title = "File header · its first 16 bytes"
 	var lines []views.InspectorLine
-	if len(m.file.Bytes()) < container.HeaderSize {
+	magic, h, ok := container.ReadHeader(m.file.Bytes())
+	if !ok {
 		return views.InspectorSection{Title: title, Lines: lines}
 	}
-	h := m.file.Bytes()[:container.HeaderSize]
-	lines = append(lines, views.InspectorLine{Label: "magic", Text: fmt.Sprintf("%q (0x0, 8 bytes)", h[:8])})
+	lines = append(lines, views.InspectorLine{Label: "magic", Text: fmt.Sprintf("%q (0x0, 8 bytes)", magic)})
 	at := func(label string, off int32, pos int) {
 		text := fmt.Sprintf("byte %d (int32 at 0x%x)", off, pos)
 		if off == 0 {
@@ -49,8 +48,8 @@ func (m *Model) fileHeaderSection() views.InspectorSection {
 		}
 		lines = append(lines, views.InspectorLine{Label: label, Text: text})
 	}
-	at("file info", int32(binary.LittleEndian.Uint32(h[8:])), 8)
-	at("spawn groups", int32(binary.LittleEndian.Uint32(h[12:])), 12)
+	at("file info", h.FileInfoOffset, container.FileInfoAt)
+	at("spawn groups", h.SpawnGroupsOffset, container.SpawnGroupsAt)
 	return views.InspectorSection{Title: title, Lines: lines}
 }
 

@@ -5,10 +5,10 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/evidence"
 	"github.com/dembug/dembug/engine/provenance"
+	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
 
@@ -80,10 +80,10 @@ func (m *Model) correctionSection(f *provenance.Field) []views.InspectorSection 
 	c := f.Schema.Correction
 	var seed string
 	switch f.Decoder.Family {
-	case decoder.FamSigned, decoder.FamSigned64:
+	case session.FamSigned, session.FamSigned64:
 		v := int64(f.Value.U)
 		seed = fmt.Sprintf("%d: the same bits, %s", uint64(v<<1)^uint64(v>>63), c.Seed)
-	case decoder.FamUnsigned64:
+	case session.FamUnsigned64:
 		switch u := f.Value.U; {
 		case u < 1<<32:
 			seed = fmt.Sprintf("%d: the same (this value fits 32 bits)", u)

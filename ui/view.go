@@ -8,8 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/fieldpath"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -277,7 +275,7 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 		if r := m.wireSel; r >= 0 && r < len(m.cache.wire) {
 			l := m.cache.wire[r]
 			// The caption names the protobuf field number (not the span's index).
-			in.Spans, in.Selected = []views.Span{{Span: bitio.Span{Start: uint(l.Offset) * 8, Bits: uint(l.Len) * 8}, Kind: views.SpanValue, Field: l.Field}}, 0
+			in.Spans, in.Selected = []views.Span{views.BitSpan(uint(l.Offset)*8, uint(l.Len)*8, views.SpanValue, l.Field)}, 0
 		}
 		if title, pin, ok := m.packetBits(in); ok { // framing.go
 			return title, views.HexBits(pin)
@@ -288,9 +286,9 @@ func (m *Model) bitsPane(w, h int) (string, string) {
 	if !ok {
 		return "Bitstream", m.theme.Dim.Render(" select a packet-entities message or update")
 	}
-	title := fmt.Sprintf("Bitstream · entity data, %s", bitio.Size(uint(len(sh.data))*8))
+	title := fmt.Sprintf("Bitstream · entity data, %s", views.Size(uint(len(sh.data))*8))
 	if sh.whatIf {
-		title = fmt.Sprintf("Bitstream · what-if decode, %s", bitio.Size(uint(len(sh.data))*8))
+		title = fmt.Sprintf("Bitstream · what-if decode, %s", views.Size(uint(len(sh.data))*8))
 	}
 	in := views.HexBitsInput{Data: sh.data, Selected: -1, Width: w, Height: h, Theme: m.theme}
 	if sh.upd >= 0 && sh.upd < len(sh.rec.Updates) && m.cache.spansKey.is(spansKey{sh.rec, sh.upd}) {
@@ -370,7 +368,7 @@ func (m *Model) schemaPane(w, h int) (string, string) {
 		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: empty})
 	}
 	snap := &d.Snaps[upd]
-	var sel *fieldpath.Path
+	var sel *session.Path
 	if fs := d.Rec.UpdateFields(upd); field >= 0 && field < len(fs) {
 		p := fs[field].Path
 		sel = &p

@@ -8,8 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dembug/dembug/engine/bitio"
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/diagnose"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/engine/schema"
@@ -25,7 +23,7 @@ import (
 // pickItem is one choice of the decoder picker.
 type pickItem struct {
 	views.PickerItem
-	dec    *decoder.Decoder // read the field (or its type) with this decoder
+	dec    *session.Decoder // read the field (or its type) with this decoder
 	edit   *session.Change  // or edit the entity data's bits
 	search bool             // or let diagnose search for the fix
 }
@@ -82,7 +80,7 @@ func newPicker(d *session.Detail, u, fi int) *picker {
 	}
 	p.cur = cur
 	seen := map[string]bool{}
-	addDec := func(dec *decoder.Decoder) {
+	addDec := func(dec *session.Decoder) {
 		desc := dec.Label()
 		if seen[desc] {
 			return
@@ -116,7 +114,7 @@ func newPicker(d *session.Detail, u, fi int) *picker {
 	header("Bit edits (the data, not the decoder)")
 	edit := func(label string, w session.Change) {
 		w.Occurrence = -1
-		p.items = append(p.items, pickItem{PickerItem: views.PickerItem{Label: label, Detail: "at " + bitio.Offset(w.Bit)}, edit: &w})
+		p.items = append(p.items, pickItem{PickerItem: views.PickerItem{Label: label, Detail: "at " + views.Offset(w.Bit)}, edit: &w})
 	}
 	edit("insert a 0 bit before the value", session.Change{Bit: f.Start, Insert: 1})
 	edit("insert a 1 bit before the value", session.Change{Bit: f.Start, Insert: 1, InsertValue: 1})
@@ -167,7 +165,7 @@ func (p *picker) requestAt(i int, sc scope) session.Request {
 	case it.search:
 		return session.Request{Search: true, Label: "search"}
 	case it.edit != nil:
-		return session.Request{Change: *it.edit, Label: fmt.Sprintf("%s of %s (%s)", it.Label, p.name, bitio.Offset(it.edit.Bit))}
+		return session.Request{Change: *it.edit, Label: fmt.Sprintf("%s of %s (%s)", it.Label, p.name, views.Offset(it.edit.Bit))}
 	}
 	// A decoder of its own: the record tells where the override landed by
 	// pointer, and the decoder in use (or a candidate) is shared.
@@ -385,7 +383,7 @@ func (wi *whatIf) diffRows(u int, pairs []session.Pair) []views.DiffRow {
 		}
 		r.Path, r.Name = shown.Path.String(), shown.Name
 		if (wi.showOrig && of != nil) || (!wi.showOrig && wf != nil) {
-			r.Decoder, r.Offset, r.Bits = shown.Decoder.Short(), bitio.Offset(shown.Start), shown.Bits
+			r.Decoder, r.Offset, r.Bits = shown.Decoder.Short(), views.Offset(shown.Start), shown.Bits
 		}
 	}
 	return rows
@@ -502,7 +500,7 @@ func (wi *whatIf) section(u int, pairs []session.Pair) views.InspectorSection {
 		l = append(l, views.InspectorLine{Label: "applied", Text: fmt.Sprintf("to %s of the message", views.Count(wi.Matched, "field"))})
 	}
 	if wi.Aligns() {
-		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", bitio.Offset(wi.Res.EndBit), bitio.Offset(wi.Res.DataBits))})
+		l = append(l, views.InspectorLine{Label: "result", Text: fmt.Sprintf("the message aligns: decoding ends at %s of %s", views.Offset(wi.Res.EndBit), views.Offset(wi.Res.DataBits))})
 	} else {
 		why := ""
 		if err := cmp.Or(wi.Rec.Err, wi.Res.Err); err != nil {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/engine/provenance"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
@@ -20,11 +19,11 @@ func whatIfValue(f *provenance.Field, op provenance.Op, orig *provenance.Field) 
 	}
 	var l []views.InspectorLine
 	switch {
-	case op == provenance.Create && f.Prev.Kind != decoder.KindNone:
+	case op == provenance.Create && f.Prev.Kind != session.KindNone:
 		l = append(l, views.InspectorLine{Label: "baseline", Text: f.Prev.TextAs(f.Decoder) + ": the class's baseline, before this create", Style: views.LineDim})
 	case op == provenance.Create:
 		l = append(l, views.InspectorLine{Label: "baseline", Text: "the baseline does not set it", Style: views.LineDim})
-	case f.Prev.Kind != decoder.KindNone:
+	case f.Prev.Kind != session.KindNone:
 		l = append(l, views.InspectorLine{Label: "before", Text: f.Prev.TextAs(f.Decoder) + ": the entity's value before this update", Style: views.LineDim})
 	default:
 		l = append(l, views.InspectorLine{Label: "before", Text: "unset before this update", Style: views.LineDim})

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dembug/dembug/engine/container"
-	"github.com/dembug/dembug/engine/decoder"
 	"github.com/dembug/dembug/session"
 	"github.com/dembug/dembug/views"
 )
@@ -100,7 +99,7 @@ func stFieldText(f session.STField) string {
 		parts = append(parts, fmt.Sprintf("range %v … %v", f.Low, f.High))
 	}
 	if f.FlagsSet {
-		parts = append(parts, fmt.Sprintf("flags %d = %s", f.EncodeFlags, decoder.FlagNames(uint32(f.EncodeFlags))))
+		parts = append(parts, fmt.Sprintf("flags %d = %s", f.EncodeFlags, session.FlagNames(uint32(f.EncodeFlags))))
 	}
 	if f.FieldSerializer != "" {
 		s := "serializer " + f.FieldSerializer
