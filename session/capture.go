@@ -8,7 +8,10 @@ import (
 
 // Place writes a byte offset of data as the user knows it: "byte N" in a
 // .dem file, "FILE byte N" in a broadcast capture (engine/container).
-func Place(data []byte, off int) string {
+func (f *File) Place(off int) string { return placeOf(f.data, off) }
+
+// placeOf is File.Place over data.
+func placeOf(data []byte, off int) string {
 	if !container.IsCapture(data) {
 		return fmt.Sprintf("byte %d (0x%x)", off, off)
 	}
@@ -21,7 +24,10 @@ func Place(data []byte, off int) string {
 }
 
 // PlainPlace is Place without the hex: "byte N", or "FILE byte N".
-func PlainPlace(data []byte, off int) string {
+func (f *File) PlainPlace(off int) string { return plainPlaceOf(f.data, off) }
+
+// plainPlaceOf is File.PlainPlace over data.
+func plainPlaceOf(data []byte, off int) string {
 	if !container.IsCapture(data) {
 		return fmt.Sprintf("byte %d", off)
 	}
@@ -36,7 +42,12 @@ func PlainPlace(data []byte, off int) string {
 // protobuf message: a capture's DEM_Packet and DEM_SignonPacket carry the
 // inner messages bare, and its DEM_SpawnGroups raw spawn-group data. It is
 // false for every other command.
-func CaptureRows(data []byte, kind container.Kind, msg int, body []byte) ([]WireRow, bool) {
+func (f *File) CaptureRows(kind container.Kind, msg int, body []byte) ([]WireRow, bool) {
+	return captureRows(f.data, kind, msg, body)
+}
+
+// captureRows is File.CaptureRows over data.
+func captureRows(data []byte, kind container.Kind, msg int, body []byte) ([]WireRow, bool) {
 	if msg >= 0 || !container.IsCapture(data) {
 		return nil, false
 	}

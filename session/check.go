@@ -58,7 +58,7 @@ func (f *File) Check(o CheckOptions) (*Checked, error) {
 	if ch.Last == ch.First {
 		c.Last = c.First
 	}
-	c.Parsers = ForecastOf(ch, f.data, f.aliases)
+	c.Parsers = forecastOf(ch, f.data, f.aliases)
 	return c, nil
 }
 

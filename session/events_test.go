@@ -49,7 +49,7 @@ func TestIndexEvents(t *testing.T) {
 			break
 		}
 	}
-	body, err := Body(data, ix.Cmd(int(e.Cmd)), int(e.Inner))
+	body, err := bodyOf(data, ix.Cmd(int(e.Cmd)), int(e.Inner))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func mustBody(t *testing.T, data []byte, ix *Index) []byte {
 	for i := range ix.Commands {
 		for _, m := range ix.Commands[i].Msgs() {
 			if m.Type == gameevents.ListMessage {
-				b, err := Body(data, &ix.Commands[i], m.Index)
+				b, err := bodyOf(data, &ix.Commands[i], m.Index)
 				if err != nil {
 					t.Fatal(err)
 				}

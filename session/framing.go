@@ -24,7 +24,10 @@ type Framing struct {
 }
 
 // CommandFraming reads the framing of command c from the file's bytes.
-func CommandFraming(data []byte, c *Command) Framing {
+func (f *File) CommandFraming(c *Command) Framing { return commandFraming(f.data, c) }
+
+// commandFraming is File.CommandFraming over data.
+func commandFraming(data []byte, c *Command) Framing {
 	f := Framing{Broadcast: container.IsCapture(data), BodyOffset: c.Offset}
 	for _, p := range layout.Framing(data, c.Offset, f.Broadcast) {
 		f.Parts = append(f.Parts, FramePart{Part: p, Bytes: data[p.Offset : p.Offset+p.Len]})
@@ -50,7 +53,10 @@ type PacketLayout struct {
 
 // PacketLayoutOf reads command c again and finds its packet data and the
 // headers of its inner messages (those before a break, with the error).
-func PacketLayoutOf(data []byte, c *Command) (PacketLayout, error) {
+func (f *File) PacketLayoutOf(c *Command) (PacketLayout, error) { return packetLayoutOf(f.data, c) }
+
+// packetLayoutOf is File.PacketLayoutOf over data.
+func packetLayoutOf(data []byte, c *Command) (PacketLayout, error) {
 	out := PacketLayout{Start: -1}
 	if !c.Kind.HasPackets() {
 		return out, nil

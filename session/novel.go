@@ -52,7 +52,10 @@ func novelField(message string, num int) string {
 // carries that no definition dembug knows names: one line per field
 // number, or the type itself. It re-reads the body: the debugger asks only
 // for the one selected.
-func NovelFields(data []byte, c *Command, msg *Message) []string {
+func (f *File) NovelFields(c *Command, msg *Message) []string { return novelLines(f.data, c, msg) }
+
+// novelLines is File.NovelFields over data.
+func novelLines(data []byte, c *Command, msg *Message) []string {
 	k := novelKey{cmd: c.Index, msg: -1, size: len(data)}
 	if len(data) > 0 {
 		k.data = &data[0]
@@ -99,7 +102,7 @@ func novelFields(data []byte, c *Command, msg *Message) []string {
 		if !ok || container.IsCapture(data) {
 			return nil
 		}
-		body, err := Body(data, c, -1)
+		body, err := bodyOf(data, c, -1)
 		if err != nil {
 			return nil
 		}
@@ -108,7 +111,7 @@ func novelFields(data []byte, c *Command, msg *Message) []string {
 		t, ok := wireKnown[msg.Name]
 		if !ok {
 			col.Message(game.Unknown, msg.Type, at)
-		} else if body, err := Body(data, c, idx); err == nil {
+		} else if body, err := bodyOf(data, c, idx); err == nil {
 			col.Fields(t, game.Unknown, body, at)
 		}
 	}

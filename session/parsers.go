@@ -14,14 +14,14 @@ import (
 // ParserForecast is one public parser's forecast for a file.
 type ParserForecast = forecast.Result
 
-// ForecastOf says how each public parser of the file's game reads it
+// forecastOf says how each public parser of the file's game reads it
 // against what the game wrote: ch is check's decode of data under a,
 // made watching what the parsers read otherwise (forecast.Watch), with
 // the types the inference found for unknown names. When a message
 // misaligned and the inference found what aligns it, the read that broke
 // (ch.Break) is where every parser reading its type otherwise misaligns
 // too; the values before it count as they are.
-func ForecastOf(ch *infer.Checked, data []byte, a schema.Aliases) []ParserForecast {
+func forecastOf(ch *infer.Checked, data []byte, a schema.Aliases) []ParserForecast {
 	if ch == nil || ch.First == nil {
 		return nil
 	}
@@ -46,14 +46,17 @@ func ForecastOf(ch *infer.Checked, data []byte, a schema.Aliases) []ParserForeca
 	return forecast.Of(r, data, a, truth, brk)
 }
 
-// Forecast is ForecastOf for the open file: the decode check makes,
+// Forecast is forecastOf for the open file: the decode check makes,
 // watching what the parsers read otherwise. The debugger asks for it when
 // the user does (p), not in its index pass: watching the fields every
 // parser reads otherwise costs the index pass memory a long file of tiny
 // commands makes grow past its bound.
 func (f *File) Forecast() []ParserForecast {
-	ch, _ := infer.Run(f.data, f.aliases, infer.Options{Infer: true, Watch: forecast.Watch})
-	return ForecastOf(ch, f.data, f.aliases)
+	c, _ := f.Check(CheckOptions{Infer: true})
+	if c == nil {
+		return nil
+	}
+	return c.Parsers
 }
 
 // ParserReading is how one public parser reads one recorded field.

@@ -24,7 +24,12 @@ type EntityData struct {
 // EntityDataAt locates the entity data of inner message msg of the
 // command at c (layout's walk of one command); found is false when the
 // message carries none.
-func EntityDataAt(data []byte, c *Command, msg int) (ed EntityData, found bool, err error) {
+func (f *File) EntityDataAt(c *Command, msg int) (ed EntityData, found bool, err error) {
+	return entityDataAt(f.data, c, msg)
+}
+
+// entityDataAt is File.EntityDataAt over data.
+func entityDataAt(data []byte, c *Command, msg int) (ed EntityData, found bool, err error) {
 	r, err := container.NewReader(data)
 	if err != nil {
 		return ed, false, err

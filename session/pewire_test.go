@@ -21,11 +21,11 @@ func TestEntityDataAtSample(t *testing.T) {
 			if msg.PE == nil {
 				continue
 			}
-			ed, ok, err := EntityDataAt(testdata.Sample, c, msg.Index)
+			ed, ok, err := entityDataAt(testdata.Sample, c, msg.Index)
 			if err != nil || !ok {
 				t.Fatalf("command #%d message %d: found %v, %v", c.Index, msg.Index, ok, err)
 			}
-			body, err := Body(testdata.Sample, c, msg.Index)
+			body, err := bodyOf(testdata.Sample, c, msg.Index)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,7 +41,7 @@ func TestEntityDataAtSample(t *testing.T) {
 				}
 				return out
 			}
-			cmdBody, err := Body(testdata.Sample, c, -1)
+			cmdBody, err := bodyOf(testdata.Sample, c, -1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,12 @@ import (
 // Memory stays at a few messages' reads on each side. Once ctx is done
 // the decodes stop and ctx's error is returned: superseded work does not
 // run on.
-func ValueChanges(ctx context.Context, data []byte, a, b schema.Aliases) (changed, total int, err error) {
+func (f *File) ValueChanges(ctx context.Context, a, b schema.Aliases) (changed, total int, err error) {
+	return valueChanges(ctx, f.data, a, b)
+}
+
+// valueChanges is File.ValueChanges over data.
+func valueChanges(ctx context.Context, data []byte, a, b schema.Aliases) (changed, total int, err error) {
 	sides := [2]*readingSide{newReadingSide(), newReadingSide()}
 	var wg sync.WaitGroup
 	for i, al := range []schema.Aliases{a, b} {

@@ -19,7 +19,7 @@ import (
 // another way changes the values of its fields (and no more than all).
 func TestValueChanges(t *testing.T) {
 	_, data := testreplays.Read(t, "dota2")
-	c, n, err := ValueChanges(context.Background(), data, schema.Aliases{}, schema.Aliases{})
+	c, n, err := valueChanges(context.Background(), data, schema.Aliases{}, schema.Aliases{})
 	if err != nil || c != 0 || n < 1000 {
 		t.Fatalf("same readings: %d of %d changed, %v", c, n, err)
 	}
@@ -27,7 +27,7 @@ func TestValueChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, n2, err := ValueChanges(context.Background(), data, schema.Aliases{}, a)
+	c2, n2, err := valueChanges(context.Background(), data, schema.Aliases{}, a)
 	if c2 == 0 || c2 > n2 || n2 < n {
 		t.Fatalf("GameTime_t as uint32: %d of %d changed (%v)", c2, n2, err)
 	}
@@ -46,13 +46,13 @@ func TestValueChangesStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
-	_, _, err = ValueChanges(ctx, data, schema.Aliases{}, a)
+	_, _, err = valueChanges(ctx, data, schema.Aliases{}, a)
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 2*time.Second {
 		t.Fatalf("a cancelled count: %v after %v", err, time.Since(start))
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, _, err := ValueChanges(ctx, data, schema.Aliases{}, a); !errors.Is(err, context.DeadlineExceeded) {
+	if _, _, err := valueChanges(ctx, data, schema.Aliases{}, a); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a count past its deadline: %v", err)
 	}
 	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
@@ -74,7 +74,7 @@ func TestValueChangesCountsAsByTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, n, err := ValueChanges(context.Background(), data, schema.Aliases{}, a)
+		c, n, err := valueChanges(context.Background(), data, schema.Aliases{}, a)
 		wc, wn := countByTick(t, data, schema.Aliases{}, a)
 		if err != nil || c != wc || n != wn {
 			t.Errorf("%s: %d of %d change (%v), by tick %d of %d", as, c, n, err, wc, wn)
@@ -148,7 +148,7 @@ func TestValueChangesLong(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	start := time.Now()
-	c, n, err := ValueChanges(ctx, data, schema.Aliases{}, a)
+	c, n, err := valueChanges(ctx, data, schema.Aliases{}, a)
 	if err != nil || c == 0 || n < 1_000_000 {
 		t.Fatalf("%d of %d values change, %v, after %v", c, n, err, time.Since(start))
 	}

@@ -19,7 +19,7 @@ func TestParseSendTablesSample(t *testing.T) {
 		if c.Kind != container.SendTables {
 			continue
 		}
-		body, err := Body(testdata.Sample, c, -1)
+		body, err := bodyOf(testdata.Sample, c, -1)
 		if err != nil {
 			t.Fatal(err)
 		}

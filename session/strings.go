@@ -34,11 +34,16 @@ type TableChange struct {
 // StringTableChange decodes the string-table message msg of command c.
 // An update is decoded with the settings of the create that made its table
 // (the id-th create since the last svc_ClearAllStringTables before it).
-func StringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChange, error) {
+func (f *File) StringTableChange(ix *Index, c *Command, msg int) (*TableChange, error) {
+	return stringTableChange(f.data, ix, c, msg)
+}
+
+// stringTableChange is File.StringTableChange over data.
+func stringTableChange(data []byte, ix *Index, c *Command, msg int) (*TableChange, error) {
 	if msg < 0 || msg >= len(c.Msgs()) {
 		return nil, fmt.Errorf("no message #%d", msg)
 	}
-	body, err := Body(data, c, c.Msgs()[msg].Index)
+	body, err := bodyOf(data, c, c.Msgs()[msg].Index)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +100,7 @@ func classNames(data []byte, ix *Index) map[string]string {
 		if c.Kind != container.ClassInfo {
 			continue
 		}
-		body, err := Body(data, c, -1)
+		body, err := bodyOf(data, c, -1)
 		if err != nil {
 			return nil
 		}
@@ -135,7 +140,7 @@ func tableCreate(data []byte, ix *Index, cmd, msg, id int) (messages.CreateStrin
 	}
 	at := creates[id]
 	c := &ix.Commands[at[0]]
-	body, err := Body(data, c, c.Msgs()[at[1]].Index)
+	body, err := bodyOf(data, c, c.Msgs()[at[1]].Index)
 	if err != nil {
 		return messages.CreateStringTable{}, err
 	}

@@ -19,7 +19,7 @@ func TestStringTableChangesOfTheSample(t *testing.T) {
 			if m.Name != "svc_CreateStringTable" && m.Name != "svc_UpdateStringTable" {
 				continue
 			}
-			ch, err := StringTableChange(testdata.Sample, ix, c, j)
+			ch, err := stringTableChange(testdata.Sample, ix, c, j)
 			if err != nil {
 				t.Fatalf("command #%d message %d: %v", c.Index, j, err)
 			}

@@ -107,4 +107,7 @@ func walkStringTable(st start, c Command, msg int) (*TableWalk, error) {
 
 // BaselineClasses maps instance-baseline keys (class ids in decimal) to
 // class names, from the file's first DEM_ClassInfo.
-func BaselineClasses(data []byte, ix *Index) map[string]string { return classNames(data, ix) }
+func (f *File) BaselineClasses(ix *Index) map[string]string { return baselineClasses(f.data, ix) }
+
+// baselineClasses is File.BaselineClasses over data.
+func baselineClasses(data []byte, ix *Index) map[string]string { return classNames(data, ix) }

@@ -13,7 +13,10 @@ import (
 
 // Body returns the protobuf body of the command at c (decompressed) or,
 // with msg >= 0, of its inner message msg.
-func Body(data []byte, c *Command, msg int) ([]byte, error) {
+func (f *File) Body(c *Command, msg int) ([]byte, error) { return bodyOf(f.data, c, msg) }
+
+// bodyOf is File.Body over data.
+func bodyOf(data []byte, c *Command, msg int) ([]byte, error) {
 	r, err := container.NewReader(data)
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func TestWireRowsOfTheSample(t *testing.T) {
 			if msg >= 0 {
 				name = c.Msgs()[msg].Name
 			}
-			body, err := Body(testdata.Sample, c, msg)
+			body, err := bodyOf(testdata.Sample, c, msg)
 			if err != nil {
 				t.Fatalf("command #%d message %d: %v", c.Index, msg, err)
 			}

@@ -66,10 +66,10 @@ func (m *Model) deriveWire() {
 	}
 	m.cache.wireKey.set(key)
 	m.cache.wire, m.cache.wireNote, m.wireSel = nil, "", 0
-	body, err := session.Body(m.file.Bytes(), c, idx)
+	body, err := m.file.Body(c, idx)
 	m.wireBody = body
 	var rows []session.WireRow
-	if bare, ok := session.CaptureRows(m.file.Bytes(), c.Kind, idx, body); ok && err == nil {
+	if bare, ok := m.file.CaptureRows(c.Kind, idx, body); ok && err == nil {
 		rows = bare
 	} else if err == nil {
 		rows, err = session.WireRows(name, body)

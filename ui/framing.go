@@ -41,7 +41,7 @@ func varintSum(b []byte) string {
 // tick and size, each with its bytes, and where the body starts; for a
 // packet, where its packet data starts in the body (derive read it).
 func (m *Model) framingSection(c *session.Command) views.InspectorSection {
-	f := session.CommandFraming(m.file.Bytes(), c)
+	f := m.file.CommandFraming(c)
 	var l []views.InspectorLine
 	for _, p := range f.Parts {
 		enc := "varint"
@@ -114,7 +114,7 @@ func (m *Model) deriveFraming() {
 	}
 	m.cache.framingKey.set(c.Index)
 	m.cache.packet, m.cache.packetErr = session.PacketLayout{Start: -1}, ""
-	pk, err := session.PacketLayoutOf(m.file.Bytes(), c)
+	pk, err := m.file.PacketLayoutOf(c)
 	m.cache.packet = pk
 	if err != nil {
 		m.cache.packetErr = err.Error()

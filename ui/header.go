@@ -119,9 +119,9 @@ func (m *Model) deriveTable() tea.Cmd {
 	m.cache.table = nil
 	m.jobs.start(jobTable)
 	// The index as it stands: Update goes on appending to m.ix meanwhile.
-	data, ix, c := m.file.Bytes(), *m.ix, *m.ix.Cmd(key.Cmd)
+	file, ix, c := m.file, *m.ix, *m.ix.Cmd(key.Cmd)
 	return m.run(jobTable, func() any {
-		ch, err := session.StringTableChange(data, &ix, &c, key.Msg)
+		ch, err := file.StringTableChange(&ix, &c, key.Msg)
 		return tableResult{key, ch, err}
 	})
 }

@@ -189,7 +189,7 @@ func (m *Model) summary() []views.InspectorSection {
 	lines := []views.InspectorLine{
 		{Label: "command", Text: fmt.Sprintf("#%d %s", c.Index, c.Kind)},
 		{Label: "tick", Text: tick},
-		{Label: "at", Text: session.Place(m.file.Bytes(), c.Offset)},
+		{Label: "at", Text: m.file.Place(c.Offset)},
 		{Label: "size", Text: fmt.Sprintf("%s, compressed: %s", views.Count(int(c.Size), "byte"), comp)},
 	}
 	if len(c.Msgs()) > 0 {

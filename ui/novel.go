@@ -22,7 +22,7 @@ func (m *Model) novelLines(c *session.Command, msg *session.Message) []views.Ins
 	if msg != nil && !msg.Novel || msg == nil && !session.NovelCommand(c.Kind) {
 		return out
 	}
-	for _, s := range session.NovelFields(m.file.Bytes(), c, msg) {
+	for _, s := range m.file.NovelFields(c, msg) {
 		out = append(out, views.InspectorLine{Label: "format", Text: s + ": " + session.NovelNote, Style: views.LineError})
 	}
 	return out

@@ -64,10 +64,10 @@ func (m *Model) promoteWhatIf() tea.Cmd {
 	line += widened
 	m.promoted = line + " · counting the values that change…"
 	m.setNote("promoted: "+m.promoted, false)
-	data := m.file.Bytes()
+	file := m.file
 	ctx := m.jobs.context(jobFile) // done when the file is reopened again: a later P stops this count
 	count := m.run(jobFile, func() any {
-		c, n, err := session.ValueChanges(ctx, data, old, aliases)
+		c, n, err := file.ValueChanges(ctx, old, aliases)
 		return promoteResult{line: line, changed: c, total: n, err: err}
 	})
 	return tea.Batch(m.indexCmd(), count)

@@ -72,7 +72,7 @@ func (m *Model) onWalk(msg walkResult) {
 		}
 	}
 	if msg.w.Table == "instancebaseline" && m.walk.classes == nil {
-		m.walk.classes = session.BaselineClasses(m.file.Bytes(), m.ix)
+		m.walk.classes = m.file.BaselineClasses(m.ix)
 	}
 }
 

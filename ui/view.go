@@ -164,7 +164,7 @@ func (m *Model) viewRow(r tlRow) views.TimelineRow {
 		}
 	case views.RowError:
 		e := ix.Err
-		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at %s (command #%d): %s", session.PlainPlace(m.file.Bytes(), e.Offset), e.Command, e.Error())}
+		return views.TimelineRow{Kind: views.RowError, Text: fmt.Sprintf("stopped at %s (command #%d): %s", m.file.PlainPlace(e.Offset), e.Command, e.Error())}
 	case views.RowNote:
 		return views.TimelineRow{Kind: views.RowNote, Text: ix.EndNote}
 	}

@@ -22,7 +22,7 @@ func (m *Model) peWireRows(c *session.Command, msg *session.Message, rows []sess
 			continue
 		}
 		where := ""
-		if ed, ok, err := session.EntityDataAt(m.file.Bytes(), c, msg.Index); err == nil && ok {
+		if ed, ok, err := m.file.EntityDataAt(c, msg.Index); err == nil && ok {
 			where = "; " + ed.Where()
 		}
 		r.Value = fmt.Sprintf("%s%s; %s: enter opens the first", r.Value, where, views.Count(len(msg.PE.Updates), "update"))
