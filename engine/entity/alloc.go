@@ -104,6 +104,8 @@ type spares struct {
 	// overlay nodes of a released table (reuse.go), with room for
 	// overlayRoom slots in place and with more
 	smallOv, bigOv []*overlayNode
+	bytes          int  // what the nodes kept hold (spareSize)
+	all            bool // keep every node released, past maxSpareBytes (Table.Release)
 }
 
 // alloc is allocNode(l, c, owner), in a kept node when there is one.
@@ -129,6 +131,7 @@ func (sp *spares) alloc(l, c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.blocks[b] = list[:len(list)-1]
+	sp.bytes -= spareSize(n)
 	kids := n.kids.nodes[:0]
 	*n = Node{kids: kidList{nodes: kids}, owner: owner, blk: b}
 	if b > 0 {
@@ -152,6 +155,7 @@ func (sp *spares) takeWide(c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.wide[c] = list[:len(list)-1]
+	sp.bytes -= spareSize(n)
 	vals := n.vals[:c]
 	clear(vals)
 	*n = Node{vals: vals[:0], kids: kidList{nodes: n.kids.nodes[:0]}, owner: owner}
@@ -165,6 +169,10 @@ func (sp *spares) release(n *Node, owner uint32) {
 		return
 	}
 	sp.releaseKids(n, owner)
+	size := spareSize(n)
+	if !sp.all && sp.bytes+size > maxSpareBytes {
+		return // a decode keeps what its creates are likely to need
+	}
 	clear(n.kids.nodes)
 	n.far = nil
 	switch c := cap(n.vals); {
@@ -175,7 +183,22 @@ func (sp *spares) release(n *Node, owner uint32) {
 			sp.wide = map[int][]*Node{}
 		}
 		sp.wide[c] = append(sp.wide[c], n)
+	default:
+		return
 	}
+	sp.bytes += size
+}
+
+// maxSpareBytes bounds what a decode's spares hold (a released table's
+// hold all it had): past it a deleted entity's nodes go to the collector.
+const maxSpareBytes = 1 << 20
+
+// spareSize is what a kept node holds: its block, or its values.
+func spareSize(n *Node) int {
+	if n.blk > 0 {
+		return len(blockVals(n))*valueSize + int(unsafe.Sizeof(Node{}))
+	}
+	return cap(n.vals)*valueSize + int(unsafe.Sizeof(Node{}))
 }
 
 // releaseKids releases the nodes below n.

@@ -33,7 +33,17 @@ func (t *Table) recycle(e *Entity) {
 	t.free[id] = append(t.free[id], n)
 	t.freeBytes += nodeBytes(n)
 	t.dead = append(t.dead, e)
+	if e.memos != nil { // kept apart, and a few only: most creates never need one
+		if len(t.spareMemos) < maxSpareMemos {
+			t.spareMemos = append(t.spareMemos, e.memos)
+		}
+		e.memos = nil
+	}
 }
+
+// maxSpareMemos bounds the memo sets deleted entities leave for the next
+// entities that need one.
+const maxSpareMemos = 64
 
 // reuseEntity is a deleted entity whose node recycle kept, zeroed for a
 // create, or nil; its memo set is kept for the next entity that needs one.
@@ -44,7 +54,7 @@ func (t *Table) reuseEntity() *Entity {
 	e := t.dead[len(t.dead)-1]
 	t.dead[len(t.dead)-1] = nil
 	t.dead = t.dead[:len(t.dead)-1]
-	if e.memos != nil {
+	if e.memos != nil { // a released table's entity (reuse.go)
 		t.spareMemos = append(t.spareMemos, e.memos)
 	}
 	*e = Entity{}

@@ -35,6 +35,7 @@ func (t *Table) Release() {
 		return
 	}
 	sp, dead, memos := t.spare, t.dead, t.spareMemos
+	sp.all = true
 	for _, e := range t.Entities {
 		if e == nil {
 			continue
@@ -50,6 +51,7 @@ func (t *Table) Release() {
 	for _, n := range t.baseState {
 		sp.release(n, 0)
 	}
+	sp.all = false
 	slab, paths, ops := t.targetSlab, t.paths[:0], t.ops[:0]
 	baselines, baseState := t.baselines, t.baseState
 	clear(baselines)

@@ -10,4 +10,5 @@
 //	format.go    feed the knownfmt Collector with unknown commands, types and fields
 //	fork.go      Fork, Realias: independent copies to resume from under other aliases
 //	keyframe.go  Keyframe, Keyframes: saved decoding states to resume or seek from
+//	release.go   Release: a finished decode's storage kept for the next Open
 package replay
