@@ -6,11 +6,10 @@ import (
 
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/entity"
 	"github.com/dembug/dembug/engine/messages"
 	"github.com/dembug/dembug/engine/provenance"
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/engine/schema"
+	"github.com/dembug/dembug/session"
 )
 
 // Ours decodes a replay and returns our reads inside scope (every read when
@@ -43,11 +42,6 @@ func Decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 // decode is Decode that also hands netTick, when set, the server's tick
 // (the last net_Tick) at each packet-entities message, with its demo tick.
 func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick int64, reads []Read), netTick func(demo, net int64)) error {
-	r, err := replay.Open(data)
-	if err != nil {
-		return err
-	}
-	r.Aliases = aliases
 	last := int64(-1 << 62)
 	if scope != nil {
 		for t := range scope.Ticks {
@@ -77,7 +71,7 @@ func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 		rec  *provenance.Message
 	}
 	baselines := map[int32]baseline{}
-	add := func(loc replay.Location, u *provenance.EntityUpdate, upd, field int, f *provenance.Field, data []byte, baseline bool) {
+	add := func(loc session.Location, u *provenance.EntityUpdate, upd, field int, f *provenance.Field, data []byte, baseline bool) {
 		if len(reads) > 0 && reads[0].Tick != int64(loc.Tick) {
 			flush()
 		}
@@ -109,15 +103,17 @@ func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 			Update: upd, Field: field,
 		})
 	}
-	r.Hooks.Record = func(loc replay.Location) *provenance.Message {
+	var r *session.Pass
+	var v session.Visitor
+	v.Record = func(_ session.Ref, loc session.Location) *provenance.Message {
 		if scope == nil || scope.Records(int64(loc.Tick)) {
 			return &rec
 		}
 		return nil
 	}
-	r.Hooks.Entities = func(loc replay.Location, m *messages.PacketEntities, _ entity.Result, pm *provenance.Message) {
+	v.Entities = func(_ session.Ref, loc session.Location, m *messages.PacketEntities, _ session.Result, pm *provenance.Message) {
 		if netTick != nil {
-			netTick(int64(loc.Tick), int64(r.NetTick))
+			netTick(int64(loc.Tick), int64(r.NetTick()))
 		}
 		if pm == nil {
 			return
@@ -129,11 +125,11 @@ func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 				continue
 			}
 			if u.Op == provenance.Create && (scope == nil || scope.Baselines) {
-				bd := r.Entities.Baseline(u.ClassID)
+				bd := r.Baseline(u.ClassID)
 				b, ok := baselines[u.ClassID]
 				if !ok || len(b.data) != len(bd) || len(bd) > 0 && &b.data[0] != &bd[0] {
 					b.data = bd
-					b.rec, _ = r.Entities.RecordBaseline(u.ClassID)
+					b.rec, _ = r.RecordBaseline(u.ClassID)
 					baselines[u.ClassID] = b
 				}
 				if b.rec != nil {
@@ -150,6 +146,10 @@ func decode(data []byte, aliases schema.Aliases, scope *Scope, tick func(tick in
 				add(loc, u, ui, i, &fs[i], data, false)
 			}
 		}
+	}
+	r, err := session.OpenFile(data, aliases).Pass(v)
+	if err != nil {
+		return err
 	}
 	err = r.Run(func(c *container.Command) bool { return scope != nil && int64(c.Tick) > last })
 	flush()

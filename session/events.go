@@ -82,6 +82,12 @@ func (ix *Index) Event(cmd, inner int) *EventInfo {
 	return nil
 }
 
+// EventRef is the Ref of event e's message (Msg -1 when the index does
+// not list it yet), no update.
+func (ix *Index) EventRef(e *EventInfo) Ref {
+	return Ref{int(e.Cmd), ix.msgByInner(int(e.Cmd), int(e.Inner)), -1, -1}
+}
+
 // EventWireRows names an event's wire rows from its list entry: the
 // eventid's value gets the event's name, and each key_t (field 3, by
 // position) the key's name and declared type, as "keys userid (player)".

@@ -26,7 +26,7 @@ func TestIndexEvents(t *testing.T) {
 	}
 	for i := range ix.Events {
 		e := &ix.Events[i]
-		j := ix.MsgByInner(int(e.Cmd), int(e.Inner))
+		j := ix.EventRef(e).Msg
 		if j < 0 || ix.Msg(int(e.Cmd), j).Type != gameevents.EventMessage {
 			t.Fatalf("event %d at command %d message %d: no event message there", i, e.Cmd, e.Inner)
 		}

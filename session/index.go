@@ -279,9 +279,10 @@ func (ix *Index) Msg(i, j int) *Message {
 	return &c.Msgs()[j]
 }
 
-// MsgByInner returns the position of the message with inner index inner in
-// command i, or -1.
-func (ix *Index) MsgByInner(i, inner int) int {
+// msgByInner returns the position of the message with inner index inner
+// in command i, or -1: for a message the index lists but the pass runner
+// does not hand over (an event's, EventRef).
+func (ix *Index) msgByInner(i, inner int) int {
 	c := ix.Cmd(i)
 	if c == nil {
 		return -1

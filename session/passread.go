@@ -65,6 +65,9 @@ func (p *Pass) Aliases() schema.Aliases { return p.r.Aliases }
 // Done reports whether the decode saw DEM_Stop or the end of the data.
 func (p *Pass) Done() bool { return p.r.Done }
 
+// NetTick is the server's tick, the last net_Tick read.
+func (p *Pass) NetTick() uint32 { return p.r.NetTick }
+
 // NextTick is the tick of the next command, if there is one.
 func (p *Pass) NextTick() (int32, bool) { return p.r.NextTick() }
 

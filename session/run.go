@@ -121,6 +121,10 @@ func entitiesRef(loc Location) Ref { return Ref{loc.Command, loc.Message, -1, -1
 
 func entitiesLoc(at Ref) Location { return Location{Command: at.Cmd, Message: at.Msg} }
 
+// EntitiesRef is the Ref of the packet-entities message the engine names
+// by its command and inner index (a compared read's, say): entitiesRef.
+func EntitiesRef(cmd, inner int) Ref { return entitiesRef(Location{Command: cmd, Message: inner}) }
+
 // Step decodes the next command.
 func (p *Pass) Step() (container.Command, error) { return p.r.Step() }
 

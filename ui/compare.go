@@ -120,8 +120,8 @@ func (m *Model) locate(d *compare.Difference) (session.Ref, locState) {
 		if !m.ix.Done && int(o.Command) >= len(m.ix.Commands)-1 {
 			return session.None, locWait
 		}
-		if j := m.ix.MsgByInner(int(o.Command), int(o.Message)); j >= 0 && m.ix.Update(int(o.Command), j, o.Update) != nil {
-			return session.Ref{Cmd: int(o.Command), Msg: j, Upd: o.Update, Field: o.Field}, locFound
+		if at := session.EntitiesRef(int(o.Command), int(o.Message)); m.ix.Update(at.Cmd, at.Msg, o.Update) != nil {
+			return session.Ref{Cmd: at.Cmd, Msg: at.Msg, Upd: o.Update, Field: o.Field}, locFound
 		}
 		return session.None, locAbsent
 	}

@@ -46,7 +46,7 @@ func eventPlace(e *session.EventInfo) place { return place{int(e.Cmd), int(e.Inn
 
 // eventRef is the timeline's place of an event: its message, no update.
 func (m *Model) eventRef(e *session.EventInfo) session.Ref {
-	return session.Ref{Cmd: int(e.Cmd), Msg: m.ix.MsgByInner(int(e.Cmd), int(e.Inner)), Upd: -1, Field: -1}
+	return m.ix.EventRef(e)
 }
 
 // keepsEvent reports whether the filter keeps a game event: its name

@@ -22,8 +22,7 @@ func TestGameEventNamed(t *testing.T) {
 	if ev == nil {
 		t.Fatalf("no weapon_fire among %d indexed events", len(hs.m.ix.Events))
 	}
-	j := hs.m.ix.MsgByInner(int(ev.Cmd), int(ev.Inner))
-	hs.run(hs.m.reveal(session.Ref{Cmd: int(ev.Cmd), Msg: j, Upd: -1, Field: -1}))
+	hs.run(hs.m.reveal(hs.m.ix.EventRef(ev)))
 	hs.m.derive()
 	if s := hs.screen(); !strings.Contains(s, "weapon_fire · GE_") {
 		t.Errorf("the timeline row lacks the event's name:\n%s", s)
