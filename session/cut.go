@@ -45,7 +45,8 @@ func (f *File) Cut(src string, from, to int32, out string) (*CutDone, error) {
 		return nil, fmt.Errorf("%s is the file being cut or a file of its capture: write the cut elsewhere", out)
 	}
 	start := time.Now()
-	res, err := cut.Cut(f.data, cut.Options{From: from, To: to, Aliases: f.aliases})
+	res, err := cut.Cut(f.data, cut.Options{From: from, To: to, Aliases: f.aliases,
+		Open: f.openAtStart})
 	if err != nil {
 		return nil, err
 	}

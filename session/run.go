@@ -144,6 +144,12 @@ func resumeBefore(st start) (*replay.Replay, error) {
 	return p.r, nil
 }
 
+// openAtStart is a replay at the start of the file, its hooks left to the
+// caller (the cut's decode, engine/cut).
+func (f *File) openAtStart() (*replay.Replay, error) {
+	return resumeBefore(start{data: f.data, aliases: f.aliases})
+}
+
 // resumed is a replay resumed from the last keyframe before st.before, its
 // hooks left to the caller; nil when st has none there.
 func resumed(st start) *replay.Replay {

@@ -24,6 +24,10 @@ type Options struct {
 	// Drop, when set, leaves out what it names and has the cut describe
 	// what it could leave out (dembug shrink; drop.go).
 	Drop *Drop
+	// Open, when set, opens the decode of data the cut reads, at the
+	// start of the file and under Aliases, its hooks the cut's (the
+	// debugger's pass runner, session); nil: Cut opens it.
+	Open func() (*replay.Replay, error)
 }
 
 // Result is the cut and what was said of it.
@@ -134,11 +138,20 @@ func Cut(data []byte, opt Options) (*Result, error) {
 	if opt.To >= 0 && opt.To < opt.From {
 		return nil, fail("--to %d is before --from %d", opt.To, opt.From)
 	}
-	r, err := replay.Open(data)
+	open := opt.Open
+	if open == nil {
+		open = func() (*replay.Replay, error) {
+			r, err := replay.Open(data)
+			if r != nil {
+				r.Aliases = opt.Aliases
+			}
+			return r, err
+		}
+	}
+	r, err := open()
 	if err != nil {
 		return nil, err
 	}
-	r.Aliases = opt.Aliases
 	c := &cutter{r: r, data: data, opt: opt, res: &Result{StateTick: -1, Capture: container.IsCapture(data)}, before: newBefore()}
 	if err := c.signonAndBefore(); err != nil {
 		return nil, err
