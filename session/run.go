@@ -12,9 +12,14 @@ import (
 // (engine/replay) or resumes one from a keyframe, wires the replay's hooks
 // and turns the engine's place of a message (its inner index in the
 // packet) into a Ref. The index pass, the grading pass, search and filter,
-// the live decoder, a string table's walk, the captures of what-ifs and
-// of the first suspect, and the command line's decodes (check, trace,
-// entities, strings, stats, anomalies) are visitors of a pass.
+// the live decoder, a string table's walk, a promoted reading's decode,
+// the command line's decodes (trace, entities, strings, stats, events,
+// the anomaly tally) and compare's are visitors of a pass; the captures
+// of what-ifs, of the first suspect and of the header check, the
+// inference from a keyframe and the debugger's cut take a replay it
+// opened (resumeBefore), and wire it themselves, in the engine. The
+// engine's own whole-file runs (infer.Run: check's decode, the inference
+// without an index) open theirs.
 
 // Visitor is what a pass hands a decode's events to; every part is
 // optional.
@@ -35,7 +40,7 @@ type Visitor struct {
 
 // Pass is one decode of the file, handing what it decodes to a visitor.
 // Its replay is the visitors' to read (the entity table, string tables,
-// schema: pass.go's questions), never to re-wire: the visitor may change
+// schema: passread.go's questions), never to re-wire: the visitor may change
 // between steps (v).
 type Pass struct {
 	r    *replay.Replay
@@ -44,7 +49,7 @@ type Pass struct {
 }
 
 // start names where a pass starts: at the last of the keyframes ks before
-// command Before (the start of the file without one, or with no ks).
+// command before (the start of the file without one, or with no ks).
 type start struct {
 	data    []byte
 	aliases schema.Aliases
