@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/dembug/dembug/session"
+	"github.com/dembug/dembug/views"
 )
 
 // derivePanes makes what the fields, bitstream, entity and inspector panes
@@ -12,7 +15,30 @@ func (m *Model) derivePanes() {
 	m.deriveFields()
 	m.deriveSpans()
 	m.deriveEntity()
+	m.deriveSchema()
 	m.deriveInspector() // inspector.go
+}
+
+// deriveSchema makes the schema pane's rows: the serializer of the
+// entity the update shown wrote, the selected field's path open.
+func (m *Model) deriveSchema() {
+	d, upd, field, _ := m.paneDetail()
+	if d == nil || upd < 0 || upd >= len(d.Snaps) || d.Snaps[upd].Ser == nil {
+		return
+	}
+	key := schKey{d, upd, field}
+	if m.cache.schKey.is(key) {
+		return
+	}
+	snap := &d.Snaps[upd]
+	var sel *session.Path
+	if fs := d.Rec.UpdateFields(upd); field >= 0 && field < len(fs) {
+		p := fs[field].Path
+		sel = &p
+	}
+	m.cache.schKey.set(key)
+	m.cache.schRows = schemaRows(snap.Ser, snap.After, sel)
+	m.cache.schHeader = fmt.Sprintf("%s · %s (%d with nested)", snap.Ser.Name, views.Count(len(snap.Ser.Fields), "field"), countFields(snap.Ser, 0))
 }
 
 // deriveFields makes the fields pane's rows of the selected update.

@@ -46,6 +46,13 @@ type entKey struct {
 	before bool
 }
 
+// schKey: the schema pane's rows, of an update of a decode (the file's or
+// a what-if's) with a field selected (-1 for none).
+type schKey struct {
+	d          *session.Detail
+	upd, field int
+}
+
 // inspKey: the inspector's sections, of a field (or update) of a decode,
 // under the what-if, the inference and the toggles that change them.
 type inspKey struct {

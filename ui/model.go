@@ -212,6 +212,9 @@ type viewCache struct {
 	entKey    memo[entKey]
 	entRows   []views.EntityRow
 	entAt     map[session.Path]int
+	schKey    memo[schKey]
+	schRows   []views.SchemaRow
+	schHeader string
 	inspKey   memo[inspKey]
 	insp      []views.InspectorSection // the selected field's or update's (inspKey)
 	// inspTitle and secs are the inspector's title and every section it

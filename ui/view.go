@@ -368,13 +368,11 @@ func (m *Model) schemaPane(w, h int) (string, string) {
 		return "Schema", views.Schema(views.SchemaInput{Width: w, Height: h, Theme: m.theme, Empty: empty})
 	}
 	snap := &d.Snaps[upd]
-	var sel *session.Path
-	if fs := d.Rec.UpdateFields(upd); field >= 0 && field < len(fs) {
-		p := fs[field].Path
-		sel = &p
+	var rows []views.SchemaRow // derive made them (derivepanes.go)
+	header := snap.Ser.Name
+	if m.cache.schKey.is(schKey{d, upd, field}) {
+		rows, header = m.cache.schRows, m.cache.schHeader
 	}
-	rows := schemaRows(snap.Ser, snap.After, sel)
-	header := fmt.Sprintf("%s · %s (%d with nested)", snap.Ser.Name, views.Count(len(snap.Ser.Fields), "field"), countFields(snap.Ser, 0))
 	return "Schema · " + snap.Ser.Name, views.Schema(views.SchemaInput{
 		Header: header, Rows: rows, Scroll: m.schScroll, Width: w, Height: h, Theme: m.theme,
 	})
