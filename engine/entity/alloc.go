@@ -104,7 +104,7 @@ type spares struct {
 	// overlay nodes of a released table (reuse.go), with room for
 	// overlayRoom slots in place and with more
 	smallOv, bigOv []*overlayNode
-	bytes          int  // what the nodes kept hold (spareSize)
+	bytes          int  // what the nodes kept since the table was new or reused hold (spareSize)
 	all            bool // keep every node released, past maxSpareBytes (Table.Release)
 }
 
@@ -131,7 +131,7 @@ func (sp *spares) alloc(l, c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.blocks[b] = list[:len(list)-1]
-	sp.bytes -= spareSize(n)
+	sp.bytes = max(sp.bytes-spareSize(n), 0)
 	kids := n.kids.nodes[:0]
 	*n = Node{kids: kidList{nodes: kids}, owner: owner, blk: b}
 	if b > 0 {
@@ -155,7 +155,7 @@ func (sp *spares) takeWide(c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.wide[c] = list[:len(list)-1]
-	sp.bytes -= spareSize(n)
+	sp.bytes = max(sp.bytes-spareSize(n), 0)
 	vals := n.vals[:c]
 	clear(vals)
 	*n = Node{vals: vals[:0], kids: kidList{nodes: n.kids.nodes[:0]}, owner: owner}

@@ -51,7 +51,9 @@ func (t *Table) Release() {
 	for _, n := range t.baseState {
 		sp.release(n, 0)
 	}
-	sp.all = false
+	// The bound counts what the next decode keeps, not what this one
+	// leaves: nodes of sizes it never asks for would otherwise fill it.
+	sp.all, sp.bytes = false, 0
 	slab, paths, ops := t.targetSlab, t.paths[:0], t.ops[:0]
 	baselines, baseState := t.baselines, t.baseState
 	clear(baselines)
