@@ -28,16 +28,13 @@ type Grader struct {
 // Grade is the diagnosis of one packet-entities message that has an
 // anomaly or a problem.
 type Grade struct {
-	At         Ref // the message
-	Sev        diagnose.Severity
-	Problem    string
-	SuspectUpd int32
-	SuspectFld int32
-	SuspectWhy string
-	SuspectNm  string
-	Fields     map[Ref]diagnose.Severity // graded fields only
-	Names      map[Ref]string            // the names of the strong ones
-	Findings   []FieldAnomaly
+	At       Ref // the message
+	Sev      diagnose.Severity
+	Problem  string
+	Suspect  *Suspect                  // the first suspicious read of a message with a problem
+	Fields   map[Ref]diagnose.Severity // graded fields only
+	Names    map[Ref]string            // the names of the strong ones
+	Findings []FieldAnomaly
 }
 
 // GradeChunk is what one step of the grading pass found.
@@ -59,7 +56,7 @@ func (g *Grader) entities(msg Ref, _ Location, m *messages.PacketEntities, res e
 		return
 	}
 	exists := diagnose.LookupIn(g.p.r.Entities)
-	gr := Grade{At: msg, SuspectUpd: -1}
+	gr := Grade{At: msg}
 	for i, u := range rec.Updates {
 		for fi := range u.NumFields {
 			f := &rec.Fields[u.FirstField+fi]
@@ -92,17 +89,18 @@ func (g *Grader) entities(msg Ref, _ Location, m *messages.PacketEntities, res e
 			gr.Sev = diagnose.SevStrong
 		}
 		if s := rep.First; s != nil && s.Update >= 0 && s.Update < len(rec.Updates) {
-			gr.SuspectUpd, gr.SuspectFld, gr.SuspectWhy = int32(s.Update), -1, s.Reason
+			sus := &Suspect{At: Ref{msg.Cmd, msg.Msg, s.Update, -1}, Basis: ByDiagnosis, Reason: s.Reason}
 			if s.Field >= 0 {
-				gr.SuspectFld = int32(s.Field - rec.Updates[s.Update].FirstField)
-				gr.SuspectNm = rec.Fields[s.Field].Name
+				sus.At.Field = s.Field - rec.Updates[s.Update].FirstField
+				sus.Name = rec.Fields[s.Field].Name
 			}
+			gr.Suspect = sus
 			if rep.End != nil {
-				gr.Findings = append(gr.Findings, FieldAnomaly{At: Ref{msg.Cmd, msg.Msg, int(gr.SuspectUpd), int(gr.SuspectFld)}, Rule: rep.End.Rule, Strong: true, Name: gr.SuspectNm})
+				gr.Findings = append(gr.Findings, FieldAnomaly{At: sus.At, Rule: rep.End.Rule, Strong: true, Name: sus.Name})
 			}
 		}
 	}
-	if gr.Sev != diagnose.SevNone || gr.Problem != "" || gr.SuspectUpd >= 0 || len(gr.Findings) > 0 {
+	if gr.Sev != diagnose.SevNone || gr.Problem != "" || gr.Suspect != nil || len(gr.Findings) > 0 {
 		g.out = append(g.out, gr)
 	}
 }
@@ -166,7 +164,7 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 			pe.Problem = g.Problem
 		}
 		pe.fieldSev = g.Fields
-		pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = g.SuspectUpd, g.SuspectFld, g.SuspectWhy, g.SuspectNm
+		pe.Suspect = g.Suspect
 		for at, sv := range g.Fields {
 			if u := at.Upd; u < len(pe.Updates) {
 				setUpdateSev(&pe.Updates[u], max(UpdateSev(&pe.Updates[u]), sv))
@@ -187,21 +185,22 @@ func (ix *Index) ApplyGrades(ch *GradeChunk) {
 // appendStops adds the anomaly stops of message msg in field order: every
 // field with a strong anomaly, and the suspect of a message with a problem.
 func appendStops(out []AnomalyRef, pe *PEInfo, msg Ref, g Grade) []AnomalyRef {
-	suspect := pe.SuspectUpd >= 0
+	s := pe.Suspect
+	suspect := s != nil
 	for u := range pe.Updates {
 		upd := Ref{msg.Cmd, msg.Msg, u, -1}
-		if suspect && pe.SuspectUpd == int32(u) && pe.SuspectField < 0 {
+		if suspect && s.At.Upd == u && s.At.Field < 0 {
 			out = append(out, AnomalyRef{At: upd})
 			suspect = false
 		}
 		for fi := range pe.Updates[u].Fields() {
 			at := Ref{msg.Cmd, msg.Msg, u, int(fi)}
-			isSuspect := suspect && pe.SuspectUpd == int32(u) && pe.SuspectField == int32(fi)
+			isSuspect := suspect && s.At.Upd == u && s.At.Field == int(fi)
 			if isSuspect || pe.FieldSev(at) == diagnose.SevStrong {
 				name := g.Names[at]
 				var rule diagnose.Rule
 				if isSuspect {
-					name = pe.SuspectName
+					name = s.Name
 				} else {
 					rule = strongRule(g.Findings, at)
 				}

@@ -81,11 +81,11 @@ type PEInfo struct {
 	// after the index pass; a message that misaligned is strong at once.
 	Sev     diagnose.Severity // the worst anomaly of any field
 	Problem string            // the message-level anomaly (misaligned, bad deletions), if any
-	// Suspect is the first suspicious field of a message with a problem:
-	// update position and field within the update (-1: the update itself),
-	// or SuspectUpd -1 for none; SuspectName is the field's name.
-	SuspectUpd, SuspectField int32
-	SuspectWhy, SuspectName  string
+	// Suspect is the first suspicious read of a message with a problem
+	// (At: its update, and its field within the update, -1 for the update
+	// itself), nil for none: the grading pass's, or the first suspect
+	// check names once the TUI has it (File.FirstSuspect).
+	Suspect *Suspect
 	// fieldSev holds the graded fields' severities, by the field's Ref:
 	// only those with an anomaly, a few in a whole file.
 	fieldSev map[Ref]diagnose.Severity

@@ -233,7 +233,7 @@ func (ix *Indexer) entities(_ Ref, loc replay.Location, m *messages.PacketEntiti
 	if len(ix.peSlab) == cap(ix.peSlab) {
 		ix.peSlab = make([]PEInfo, 0, 1<<10)
 	}
-	ix.peSlab = append(ix.peSlab, PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped, SuspectUpd: -1})
+	ix.peSlab = append(ix.peSlab, PEInfo{DataBits: uint(len(m.EntityData)) * 8, EndBit: res.EndBit, Delta: m.IsDelta, Skipped: res.Skipped})
 	pe := &ix.peSlab[len(ix.peSlab)-1]
 	ix.renumber(recs)
 	if len(recs) > 0 {

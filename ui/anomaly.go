@@ -95,7 +95,7 @@ func (m *Model) stopWhy(st session.AnomalyRef) string {
 		return ""
 	}
 	pe := msg.PE
-	if int(pe.SuspectUpd) == r.Upd && int(pe.SuspectField) == r.Field {
+	if s := pe.Suspect; s != nil && s.At.Upd == r.Upd && s.At.Field == r.Field {
 		return ": first suspect of a misaligned message"
 	}
 	if r.Field < 0 || st.Name == "" {

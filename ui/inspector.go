@@ -153,13 +153,13 @@ func (m *Model) peAnomalyLines(pe *session.PEInfo) []views.InspectorLine {
 	if pe.Problem != "" {
 		l = append(l, views.InspectorLine{Label: "problem", Text: pe.Problem, Style: views.LineError})
 	}
-	if pe.SuspectUpd >= 0 && int(pe.SuspectUpd) < len(pe.Updates) {
-		u := &pe.Updates[pe.SuspectUpd]
-		where := fmt.Sprintf("update #%d (entity #%d %s)", pe.SuspectUpd, u.Entity, m.ix.ClassName(u))
-		if pe.SuspectField >= 0 && pe.SuspectName != "" {
-			where = pe.SuspectName + " in " + where
+	if s := pe.Suspect; s != nil && s.At.Upd >= 0 && s.At.Upd < len(pe.Updates) {
+		u := &pe.Updates[s.At.Upd]
+		where := fmt.Sprintf("update #%d (entity #%d %s)", s.At.Upd, u.Entity, m.ix.ClassName(u))
+		if s.At.Field >= 0 && s.Name != "" {
+			where = s.Name + " in " + where
 		}
-		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + pe.SuspectWhy, Style: views.LineMath})
+		l = append(l, views.InspectorLine{Label: "suspect", Text: where + ": " + s.Why(), Style: views.LineMath})
 	}
 	if pe.Err != nil {
 		l = append(l, m.inferenceLines(true)...)

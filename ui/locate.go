@@ -109,7 +109,7 @@ func (m *Model) applySuspect() {
 	stops = append(stops, session.AnomalyRef{At: session.Ref{Cmd: l.cmd, Msg: l.msg, Upd: s.At.Upd, Field: s.At.Field}, Name: s.Name})
 	slices.SortStableFunc(stops, func(a, b session.AnomalyRef) int { return a.At.Compare(b.At) })
 	m.ix.Anoms = stops
-	pe.SuspectUpd, pe.SuspectField, pe.SuspectWhy, pe.SuspectName = int32(s.At.Upd), int32(s.At.Field), l.why, s.Name
+	pe.Suspect = s
 	m.cache.inspKey.drop() // the stop and the suspect it shows
 }
 

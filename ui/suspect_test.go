@@ -54,8 +54,8 @@ func TestCheckAndTUIShareTheFirstSuspect(t *testing.T) {
 				return // the grading pass's suspect stands: a baseline read, or the diagnosis's own
 			}
 			pe := hs.m.ix.Msg(l.cmd, l.msg).PE
-			if pe.SuspectName != want.Field || int(pe.SuspectUpd) != got.At.Upd || int(pe.SuspectField) != got.At.Field {
-				t.Fatalf("the message's suspect is %s (update %d field %d), check names %s", pe.SuspectName, pe.SuspectUpd, pe.SuspectField, want.Field)
+			if s := pe.Suspect; s == nil || s.Name != want.Field || s.At != got.At || s.Why() != l.why {
+				t.Fatalf("the message's suspect is %+v, check names %s", s, want.Field)
 			}
 			t.Logf("%s: %s of #%d %s at bit %d (%v)", name, got.Name, got.Entity, got.Class, got.Bit, got.Basis)
 		})
