@@ -17,7 +17,7 @@ import (
 func TestDetailBaselinesAsRecorded(t *testing.T) {
 	testreplays.Subtests(t, func(t *testing.T, data []byte) {
 		at := firstUpdates(BuildIndex("x.dem", data))
-		dec := NewLiveDecoder(data, schema.Aliases{})
+		dec := newLiveDecoder(data, schema.Aliases{})
 		det, err := dec.Load(1, at)
 		if err != nil {
 			t.Fatal(err)

@@ -165,8 +165,8 @@ type LiveDecoder struct {
 
 const detailCacheSize = 24
 
-// NewLiveDecoder returns a live decoder over a file's bytes.
-func NewLiveDecoder(data []byte, a schema.Aliases) *LiveDecoder {
+// newLiveDecoder returns a live decoder over a file's bytes.
+func newLiveDecoder(data []byte, a schema.Aliases) *LiveDecoder {
 	return &LiveDecoder{data: data, aliases: a, last: -1}
 }
 

@@ -28,7 +28,7 @@ func TestLoadByRef(t *testing.T) {
 	refs = refs[:min(len(refs), 40)]
 	// Forward, then the first again (back: a fresh decode, past the cache).
 	order := append(append([]Ref(nil), refs...), refs[0])
-	dec := NewLiveDecoder(testdata.Sample, schema.Aliases{})
+	dec := newLiveDecoder(testdata.Sample, schema.Aliases{})
 	for n, r := range order {
 		if n == len(order)-1 {
 			dec.cache = nil

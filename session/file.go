@@ -46,7 +46,7 @@ func (f *File) WithAliases(a schema.Aliases) *File { return OpenFile(f.data, a) 
 // Indexer starts the file's index pass; the keyframes it takes are where
 // the file's re-decodes start from then on.
 func (f *File) Indexer() *Indexer {
-	in := NewIndexer(f.data, f.aliases)
+	in := newIndexer(f.data, f.aliases)
 	f.mu.Lock()
 	f.ks = in.Keyframes()
 	f.mu.Unlock()
@@ -61,21 +61,21 @@ func (f *File) Keyframes() *replay.Keyframes {
 }
 
 // LiveDecoder is a decoder of single messages of the file.
-func (f *File) LiveDecoder() *LiveDecoder { return NewLiveDecoder(f.data, f.aliases) }
+func (f *File) LiveDecoder() *LiveDecoder { return newLiveDecoder(f.data, f.aliases) }
 
 // Grader is the grading pass over the file, resuming from (and filling in)
 // the index pass's keyframes.
-func (f *File) Grader() *Grader { return NewGrader(f.data, f.aliases, f.Keyframes()) }
+func (f *File) Grader() *Grader { return newGrader(f.data, f.aliases, f.Keyframes()) }
 
 // Filter scans the file's commands for updates mt matches.
 func (f *File) Filter(mt *Matcher, commands int) *Scan {
-	return NewFilter(f.data, f.aliases, mt, commands)
+	return newFilter(f.data, f.aliases, mt, commands)
 }
 
 // Search scans the file from after's update for the next field or class
 // mt matches, from the nearest keyframe.
 func (f *File) Search(mt *Matcher, after Ref, commands int) *Scan {
-	return NewSearch(f.data, f.aliases, f.Keyframes(), mt, after, commands)
+	return newSearch(f.data, f.aliases, f.Keyframes(), mt, after, commands)
 }
 
 // WhatIf runs a what-if on the packet-entities message at (at.Cmd,

@@ -19,7 +19,7 @@ func BenchmarkLoadFirstFullFrame(b *testing.B) {
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			det, err := NewLiveDecoder(data, schema.Aliases{}).Load(1, at)
+			det, err := newLiveDecoder(data, schema.Aliases{}).Load(1, at)
 			if err != nil || det.Rec == nil {
 				b.Fatalf("load: %v", err)
 			}

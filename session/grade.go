@@ -45,9 +45,9 @@ type GradeChunk struct {
 	Err    string // a panic stopped grading
 }
 
-// NewGrader prepares the grading pass, which also fills in the index
+// newGrader prepares the grading pass, which also fills in the index
 // pass's keyframes ks (nil: none) midway between each two.
-func NewGrader(data []byte, a schema.Aliases, ks *replay.Keyframes) *Grader {
+func newGrader(data []byte, a schema.Aliases, ks *replay.Keyframes) *Grader {
 	return &Grader{data: data, aliases: a, ks: ks}
 }
 

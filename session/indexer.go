@@ -94,8 +94,8 @@ type Indexer struct {
 	evOut  []EventInfo
 }
 
-// NewIndexer starts an index pass over a file's bytes.
-func NewIndexer(data []byte, a schema.Aliases) *Indexer {
+// newIndexer starts an index pass over a file's bytes.
+func newIndexer(data []byte, a schema.Aliases) *Indexer {
 	return &Indexer{data: data, aliases: a, classes: map[string]uint16{},
 		ks: &replay.Keyframes{Interval: KeyframeInterval, Budget: KeyframeBudget}}
 }
@@ -478,7 +478,7 @@ func (ix *Indexer) flush(ch *Chunk) {
 // BuildIndex runs the whole index pass at once (tests, benchmarks).
 func BuildIndex(path string, data []byte) *Index {
 	ix := &Index{Path: path, Size: len(data)}
-	in := NewIndexer(data, schema.Aliases{})
+	in := newIndexer(data, schema.Aliases{})
 	for !ix.Done {
 		ix.Append(in.Step(time.Hour))
 	}

@@ -37,15 +37,15 @@ type Scan struct {
 	err     error
 }
 
-// NewSearch prepares a search for the first update after after's update
+// newSearch prepares a search for the first update after after's update
 // (after.Msg or after.Upd -1: before the command's first, or the
 // message's) matching mt; commands is the number of commands in the file.
-func NewSearch(data []byte, a schema.Aliases, ks *replay.Keyframes, mt *Matcher, after Ref, commands int) *Scan {
+func newSearch(data []byte, a schema.Aliases, ks *replay.Keyframes, mt *Matcher, after Ref, commands int) *Scan {
 	return &Scan{data: data, aliases: a, ks: ks, mt: mt, seen: map[string]bool{}, after: after, total: commands}
 }
 
-// NewFilter prepares a scan of the whole file for every update matching mt.
-func NewFilter(data []byte, a schema.Aliases, mt *Matcher, commands int) *Scan {
+// newFilter prepares a scan of the whole file for every update matching mt.
+func newFilter(data []byte, a schema.Aliases, mt *Matcher, commands int) *Scan {
 	return &Scan{data: data, aliases: a, mt: mt, seen: map[string]bool{}, all: true, after: Ref{-1, -1, -1, -1}, total: commands}
 }
 

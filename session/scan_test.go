@@ -56,7 +56,7 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 		if len(want) < 10 {
 			t.Fatalf("%q: only %d matches", q, len(want))
 		}
-		f := NewFilter(data, schema.Aliases{}, NewMatcher(q), len(ix.Commands))
+		f := newFilter(data, schema.Aliases{}, NewMatcher(q), len(ix.Commands))
 		var got []Ref
 		for {
 			st := f.Step(time.Millisecond)
@@ -76,7 +76,7 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 		for _, i := range []int{0, 1, len(want) / 3, len(want) / 2, len(want) - 2, len(want) - 1} {
 			at := want[i]
 			next := want[(i+1)%len(want)]
-			s := NewSearch(data, schema.Aliases{}, ix.Keyframes, NewMatcher(q), at, len(ix.Commands))
+			s := newSearch(data, schema.Aliases{}, ix.Keyframes, NewMatcher(q), at, len(ix.Commands))
 			var hit *Ref
 			for hit == nil {
 				st := s.Step(time.Millisecond)
@@ -98,7 +98,7 @@ func TestScansFindWhatARecordedDecodeFinds(t *testing.T) {
 func TestGradesAgreeWithDiagnosis(t *testing.T) {
 	testreplays.EachFile(t, func(path string, data []byte) {
 		ix := BuildIndex(path, data)
-		g := NewGrader(data, schema.Aliases{}, ix.Keyframes)
+		g := newGrader(data, schema.Aliases{}, ix.Keyframes)
 		for !ix.GradeDone {
 			ix.ApplyGrades(g.Step(time.Hour))
 		}

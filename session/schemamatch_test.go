@@ -27,7 +27,7 @@ func TestSchemaMatchTellsHeldFromDeclared(t *testing.T) {
 					t.Fatal(err)
 				}
 				ix := &Index{Path: "x.dem", Size: len(data)}
-				in := NewIndexer(data, schema.Aliases{})
+				in := newIndexer(data, schema.Aliases{})
 				for !ix.Done {
 					ix.Append(in.Step(time.Hour))
 				}
