@@ -14,6 +14,7 @@ func (r *Replay) Fork() *Replay { return r.fork(r.Entities.Snapshot()) }
 
 // fork copies r around an entity table already copied from r's.
 func (r *Replay) fork(t *entity.Table) *Replay {
+	r.lent = true // the copy shares the schema and the body it reads
 	c := &Replay{
 		Data: r.Data, Header: r.Header, Info: r.Info, Game: r.Game, Server: r.Server,
 		Schema: r.Schema, Strings: r.Strings.Clone(), Entities: t,

@@ -11,6 +11,7 @@ import (
 // and the packet's inner messages, which grow to the file's largest.
 type buffers struct {
 	body    []byte
+	tables  []byte // the DEM_SendTables body the schema read, when nothing shares it
 	inner   []messages.Inner
 	scratch []byte
 }
@@ -24,8 +25,9 @@ var releasedBuffers struct {
 
 // Release hands the decode's storage to the next Open of the process: the
 // entity table (entity.Table.Release: its state nodes, entities and memo
-// sets, unless a snapshot, keyframe or hook was given them) and the
-// decompression and packet buffers. Neither the replay nor anything read
+// sets, unless a snapshot, keyframe or hook was given them), the
+// decompression and packet buffers, and the DEM_SendTables body the schema
+// read unless a fork or ReuseSchema shares the schema. Neither the replay nor anything read
 // from its entity table may be used after it; a keyframe taken from it
 // stays valid. Checking many files, benchmarks and tests call it to decode
 // into the memory of the decode before instead of new memory.
@@ -40,6 +42,12 @@ func (r *Replay) Release() {
 		body = r.spareBody
 	}
 	b := buffers{body: body, inner: r.inner[:0], scratch: r.scratch[:0]}
+	if !r.lent && r.schemaBody != nil && r.Reuse == nil {
+		// The schema is done with too: its body serves the next decode's
+		// first bodies, up to its own DEM_SendTables.
+		b.tables = r.schemaBody[:0]
+	}
+	r.Schema, r.SchemaData, r.schemaBody = nil, nil, nil
 	r.cr.ResetScratch()
 	r.inner, r.scratch, r.spareBody = nil, nil, nil
 	releasedBuffers.Lock()
@@ -63,5 +71,8 @@ func (r *Replay) reuseBuffers() {
 	// The body buffer serves once the schema has taken the reader's
 	// (DEM_SendTables): before, the bodies are few and small.
 	r.spareBody = b.body
+	if b.tables != nil {
+		r.cr.UseScratch(b.tables)
+	}
 	r.inner, r.scratch = b.inner, b.scratch
 }

@@ -134,6 +134,8 @@ type Replay struct {
 	inner       []messages.Inner
 	scratch     []byte
 	spareBody   []byte // a released decode's body buffer, for the reader once the schema takes its own
+	schemaBody  []byte // the decompressed DEM_SendTables body the schema reads, nil for one read in place
+	lent        bool   // a fork or a ReuseSchema shares the schema and its body: Release keeps them
 	pe          messages.PacketEntities
 	// cmd is the command being decoded, the one hooks and stop see; it is
 	// valid until the next Step.
@@ -291,6 +293,7 @@ func (r *Replay) command(c *container.Command, loc Location) error {
 		// copy of a signon's largest body); a body read in place is copied.
 		if c.Compressed {
 			r.cr.ResetScratch()
+			r.schemaBody = c.Body
 			if r.spareBody != nil { // a released decode's (release.go)
 				r.cr.UseScratch(r.spareBody)
 				r.spareBody = nil
@@ -533,5 +536,6 @@ func Offset(bit uint) string { return bitio.Offset(bit) }
 // of it parsed (a schema is not changed once built), when the flattened
 // serializer and the aliases are the same.
 func (r *Replay) ReuseSchema(from *Replay) {
+	from.lent = true
 	r.Reuse, r.reuseData = from.Schema, from.SchemaData
 }
