@@ -180,7 +180,7 @@ func check(path string, data []byte, o CheckOptions, diagnoseMisalignment bool) 
 	res.EntityUpdates = es.Updates
 	res.Fields = es.Fields
 	res.Misaligned = st.Misaligned
-	res.FormatReport = formatReport(f, r, o.SinceFormat)
+	res.FormatReport = formatReport(ch, o.SinceFormat)
 	if ch.FirstErr != nil {
 		res.Error = ch.FirstErr.Error()
 	}

@@ -64,16 +64,15 @@ type FormatPlace struct {
 	Message int    `json:"message,omitempty"`
 }
 
-// formatReport fills the report from a decode.
-func formatReport(f *session.File, r *session.Pass, since []UnknownFormat) FormatReport {
+// formatReport fills the report from check's decode.
+func formatReport(ch *session.Checked, since []UnknownFormat) FormatReport {
+	r := ch.First
 	fr := FormatReport{GameFrom: r.GameFrom(), CaptureStops: r.StopsAt(), UnknownFormat: []UnknownFormat{}}
 	if r.Game() == game.Unknown {
 		fr.GameUnknown = r.GameWhy()
 	}
 	fr.UnknownFormat = unknownFormat(r)
-	if at, _, ok := r.FirstMisaligned(); ok {
-		fr.HeaderAssumption = headerAssumption(f, at)
-	}
+	fr.HeaderAssumption = headerAssumption(ch.HeaderCheck())
 	if since != nil {
 		old := map[string]bool{}
 		for _, it := range since {
@@ -114,10 +113,9 @@ func unknownFormat(r *session.Pass) []UnknownFormat {
 	return out
 }
 
-// headerAssumption checks the header assumptions of the message at loc,
-// decoded under the aliases the check ran with.
-func headerAssumption(f *session.File, at session.Location) *HeaderAssumption {
-	c := f.HeaderCheck(at)
+// headerAssumption reports the header check of check's first misaligned
+// message, decoded under the aliases the check ran with.
+func headerAssumption(c *session.HeaderCheck) *HeaderAssumption {
 	if c == nil {
 		return nil
 	}

@@ -240,17 +240,6 @@ type HeaderCheck struct {
 	Aligns, Tried []string
 }
 
-// HeaderCheck is the header check of the misaligned message at, decoded
-// again from the nearest keyframe before it; nil when it cannot be
-// decoded again or the check has nothing to say.
-func (f *File) HeaderCheck(at Location) *HeaderCheck {
-	c, err := f.capture(at)
-	if err != nil || c == nil {
-		return nil
-	}
-	return headerCheckOf(c)
-}
-
 func headerCheckOf(c *diagnose.Case) *HeaderCheck {
 	a := diagnose.Assumptions(c)
 	if a == nil {
