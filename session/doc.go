@@ -22,7 +22,7 @@
 //     (locateFirstSuspect), the one answer `dembug check` and the TUI give;
 //   - check's decode (File.Check, Checked) and the command line's other
 //     decodes: a Pass and its Visitor (trace, entities, strings, stats,
-//     events), File.TallyAnomalies, File.HeaderCheck.
+//     events), File.TallyAnomalies, Checked.HeaderCheck.
 //
 // Every decode of the file the package makes is a Pass (run.go): the one
 // place it opens the replay or resumes it from a keyframe, wires the
