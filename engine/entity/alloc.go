@@ -131,7 +131,9 @@ func (sp *spares) alloc(l, c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.blocks[b] = list[:len(list)-1]
-	sp.bytes = max(sp.bytes-spareSize(n), 0)
+	if sp.bytes > 0 {
+		sp.bytes = max(sp.bytes-spareSize(n), 0)
+	}
 	kids := n.kids.nodes[:0]
 	*n = Node{kids: kidList{nodes: kids}, owner: owner, blk: b}
 	if b > 0 {
@@ -155,7 +157,9 @@ func (sp *spares) takeWide(c int, owner uint32) *Node {
 	n := list[len(list)-1]
 	list[len(list)-1] = nil
 	sp.wide[c] = list[:len(list)-1]
-	sp.bytes = max(sp.bytes-spareSize(n), 0)
+	if sp.bytes > 0 {
+		sp.bytes = max(sp.bytes-spareSize(n), 0)
+	}
 	vals := n.vals[:c]
 	clear(vals)
 	*n = Node{vals: vals[:0], kids: kidList{nodes: n.kids.nodes[:0]}, owner: owner}
@@ -169,9 +173,11 @@ func (sp *spares) release(n *Node, owner uint32) {
 		return
 	}
 	sp.releaseKids(n, owner)
-	size := spareSize(n)
-	if !sp.all && sp.bytes+size > maxSpareBytes {
-		return // a decode keeps what its creates are likely to need
+	size := 0 // a released table's spares are not counted (reuse.go)
+	if !sp.all {
+		if size = spareSize(n); sp.bytes+size > maxSpareBytes {
+			return // a decode keeps what its creates are likely to need
+		}
 	}
 	clear(n.kids.nodes)
 	n.far = nil
@@ -196,10 +202,16 @@ const maxSpareBytes = 1 << 20
 // spareSize is what a kept node holds: its block, or its values.
 func spareSize(n *Node) int {
 	if n.blk > 0 {
-		return len(blockVals(n))*valueSize + int(unsafe.Sizeof(Node{}))
+		return blockBytes[n.blk&3]
 	}
-	return cap(n.vals)*valueSize + int(unsafe.Sizeof(Node{}))
+	return cap(n.vals)*valueSize + nodeSize
 }
+
+// nodeSize is a Node's own size, and blockBytes a block's by Node.blk
+// (4 for node32, which blk&3 makes 0).
+const nodeSize = int(unsafe.Sizeof(Node{}))
+
+var blockBytes = [4]int{32*valueSize + nodeSize, 4*valueSize + nodeSize, 8*valueSize + nodeSize, 16*valueSize + nodeSize}
 
 // releaseKids releases the nodes below n.
 func (sp *spares) releaseKids(n *Node, owner uint32) {
