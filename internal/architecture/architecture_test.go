@@ -27,6 +27,7 @@ var importRules = []struct {
 }{
 	{"engine/", []string{"session", "ui", "views", "cli", "charm.land/"}, "the format knows no screen and no command line"},
 	{"session/", []string{"ui", "views", "cli", "charm.land/"}, "the data layer knows no screen"},
+	{"compare/", []string{"ui", "views", "cli", "charm.land/"}, "the data layer knows no screen"},
 	{"views/", []string{"ui", "cli", "session", "charm.land/bubbletea"}, "views render data they are given"},
 	{"cli/", []string{"ui", "engine/replay", "engine/entity", "engine/infer", "engine/diagnose"},
 		"commands ask a session.File, as the debugger does"},
