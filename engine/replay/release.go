@@ -27,7 +27,8 @@ var releasedBuffers struct {
 // entity table (entity.Table.Release: its state nodes, entities and memo
 // sets, unless a snapshot, keyframe or hook was given them), the
 // decompression and packet buffers, and the DEM_SendTables body the schema
-// read unless a fork or ReuseSchema shares the schema. Neither the replay nor anything read
+// read and the schema's own storage (schema.Schema.Release) unless a fork or
+// ReuseSchema shares the schema. Neither the replay nor anything read
 // from its entity table may be used after it; a keyframe taken from it
 // stays valid. Checking many files, benchmarks and tests call it to decode
 // into the memory of the decode before instead of new memory.
@@ -46,6 +47,7 @@ func (r *Replay) Release() {
 		// The schema is done with too: its body serves the next decode's
 		// first bodies, up to its own DEM_SendTables.
 		b.tables = r.schemaBody[:0]
+		r.Schema.Release() // and its storage the next parse's
 	}
 	r.Schema, r.SchemaData, r.schemaBody = nil, nil, nil
 	r.cr.ResetScratch()

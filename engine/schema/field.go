@@ -13,7 +13,8 @@ func (p *pending) field(i int32) *Field {
 		return f
 	}
 	if len(p.block) == 0 {
-		p.block = make([]Field, fieldBlock)
+		p.block = p.store.block(p.blocks)
+		p.blocks++
 	}
 	f := &p.block[0]
 	p.block = p.block[1:]
@@ -50,6 +51,7 @@ func (p *pending) field(i int32) *Field {
 		// Every field is built: what building them needs can go (a
 		// crafted schema's tens of thousands of raw fields).
 		p.raws, p.symbols, p.block, p.types, p.memo = nil, nil, nil, nil, nil
+		p.store.types, p.store.memo = nil, nil
 	}
 	return f
 }

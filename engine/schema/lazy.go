@@ -24,6 +24,8 @@ type pending struct {
 	memo    choiceMemo         // decoder choices made so far
 	watched []*Field           // see Schema.WatchedField
 	built   int                // fields built so far
+	blocks  int                // blocks of fields taken so far
+	store   *storage           // what Release hands on (reuse.go)
 }
 
 // Load reads the serializer's field list, and those of the serializers

@@ -289,10 +289,13 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	}
 	// The symbols are substrings of one string: one allocation, not one
 	// per symbol.
+	// The slices and maps below are a released schema's when there is one
+	// (reuse.go).
+	st := takeStorage()
 	symBuf := make([]byte, 0, symBytes)
-	symEnds := make([]int32, 0, nSym)
-	raws := make([]rawField, 0, nField)
-	rsers := make([]rawSerializer, 0, nSer)
+	symEnds := room(st.symEnds, nSym)
+	raws := room(st.raws, nField)
+	rsers := room(st.rsers, nSer)
 	plainFields := true
 	for c = wiretree.NewCursor(b); c.Step(); {
 		switch c.Num {
@@ -322,12 +325,12 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	// Each serializer's name, version and field indexes, checked against
 	// the fields; each index of a nested serializer's field noted for the
 	// nesting check (its field list is read on first use, lazy.go).
-	hasSer := make([]bool, len(raws))
+	hasSer := room(st.hasSer, len(raws))[:len(raws)]
 	for i := range raws {
 		hasSer[i] = raws[i].hasSerName
 	}
-	var edges []nestEdge
-	starts := make([]int32, len(rsers)+1)
+	edges := st.edges[:0]
+	starts := room(st.starts, len(rsers)+1)[:len(rsers)+1]
 	plain := true
 	for i := range rsers {
 		var err error
@@ -339,7 +342,7 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 	}
 	// symBuf is never written again: the string is over it, not a copy.
 	symAll := unsafe.String(unsafe.SliceData(symBuf), len(symBuf))
-	symbols := make([]string, len(symEnds))
+	symbols := room(st.symbols, len(symEnds))[:len(symEnds)]
 	for i, end := range symEnds {
 		start := int32(0)
 		if i > 0 {
@@ -370,12 +373,27 @@ func ParseLazyWithTick(b []byte, g game.Game, aliases Aliases, tickInterval floa
 			}
 		}
 	}
-	s := &Schema{Game: g, Aliases: aliases, byName: make(map[string]*Serializer, len(rsers)), TickInterval: tickInterval, plain: plain, plainFields: plainFields}
+	if st.byName == nil {
+		st.byName = make(map[string]*Serializer, len(rsers))
+	} else {
+		clear(st.byName)
+	}
+	if st.types == nil {
+		st.types, st.memo = make(map[string]VarType, len(raws)/4), make(choiceMemo, len(raws)/4)
+	} else {
+		clear(st.types)
+		clear(st.memo)
+	}
+	s := &Schema{Game: g, Aliases: aliases, byName: st.byName, TickInterval: tickInterval, plain: plain, plainFields: plainFields}
+	st.raws, st.rsers, st.symEnds, st.symbols, st.hasSer, st.edges, st.starts = raws, rsers, symEnds, symbols, hasSer, edges, starts
+	st.fields = room(st.fields, len(raws))[:len(raws)]
+	st.sers = room(st.sers, len(rsers))[:len(rsers)]
+	st.serPtrs = room(st.serPtrs, len(rsers))
 	p := &pending{schema: s, msgs: rsers, edges: edges, starts: starts, raws: raws, symbols: symbols,
-		fields: make([]*Field, len(raws)), types: make(map[string]VarType, len(raws)/4), memo: make(choiceMemo, len(raws)/4)}
+		fields: st.fields, types: st.types, memo: st.memo, store: st}
 	s.src = p
-	sers := make([]Serializer, len(rsers))
-	s.Serializers = make([]*Serializer, 0, len(rsers))
+	sers := st.sers
+	s.Serializers = st.serPtrs
 	for i := range rsers {
 		rs := &rsers[i]
 		name, err := sym(rs.nameSym, "serializer_name")
