@@ -168,8 +168,8 @@ func (s *Suspect) fromRead(rec *provenance.Message, i int) {
 	}
 }
 
-// Account is check's wording of the suspect: why the read is suspect and
-// what aligns the message ("" for nothing).
+// Account is the suspect's one wording, check's and the TUI's: why the
+// read is suspect, and what aligns the message ("" for nothing).
 func (s *Suspect) Account() (reason, fix string) {
 	switch s.Basis {
 	case ByInference:
@@ -180,26 +180,26 @@ func (s *Suspect) Account() (reason, fix string) {
 		}
 		return reason, fmt.Sprintf("read %s as %s (--as %s=%s): %s", f.Unknown, f.As, f.Unknown, f.As, f.Evidence)
 	case ByWhatIf:
-		return "the message aligns when this field is read differently", s.Explain
+		if s.BitEdit {
+			return "the message aligns with a bit edit at " + bitio.Offset(s.EditBit) + ", in this read", s.Explain
+		}
+		return "the message aligns when this read changes", s.Explain
 	}
 	return s.Reason, ""
 }
 
-// Why is the TUI's wording of the suspect, the inspector's reason beside
-// the read it selects ("" for no suspect).
+// Why is the suspect in one line, as the TUI's inspector shows it beside
+// the read it selects: check's reason and fix (Account), the same words
+// ("" for no suspect).
 func (s *Suspect) Why() string {
-	switch {
-	case s == nil:
+	if s == nil {
 		return ""
-	case s.Basis == ByInference:
-		f := s.Inferred
-		return fmt.Sprintf("first read of %s %s, which has no decoder rule: it behaves as %s (--as %s=%s)", f.Kind, f.Unknown, f.As, f.Unknown, f.As)
-	case s.Basis == ByWhatIf && s.BitEdit:
-		return "the message aligns with a bit edit at " + bitio.Offset(s.EditBit) + ", in this read: " + s.Explain
-	case s.Basis == ByWhatIf:
-		return "the message aligns when this read changes: " + s.Explain
 	}
-	return s.Reason
+	reason, fix := s.Account()
+	if fix == "" {
+		return reason
+	}
+	return reason + ": " + fix
 }
 
 // breakingSuspect is inference's breaking read; with record, resolved in
