@@ -68,7 +68,7 @@ func (s *Serializer) Load() {
 // yet.
 func (p *pending) read(id int32) []*Field {
 	rs := &p.msgs[id]
-	out := make([]*Field, 0, rs.count)
+	out := p.store.lists.take(rs.count)[:0]
 	if rs.fast {
 		out, _ = fillIndexes(rs.msg, p.fields, out, p.field)
 		return out

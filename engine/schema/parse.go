@@ -77,6 +77,7 @@ type Serializer struct {
 
 	id   int32                 // index in the parsed schema's Serializers
 	hot  atomic.Pointer[[]Hot] // see Hot
+	hots []Hot                 // what hot points to when built under src.mu
 	poly uint8                 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
 
 	// src reads Fields on first use for a schema ParseLazy built (nil
@@ -97,7 +98,27 @@ func (s *Serializer) Hot() []Hot {
 		return *h
 	}
 	s.Load()
+	if p := s.src; p != nil && s.hot.Load() == nil {
+		// The first build of a parsed schema's serializer: under the
+		// lock, in the schema's slab, once.
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if h := s.hot.Load(); h != nil {
+			return *h
+		}
+		s.hots = p.store.hots.take(len(s.Fields))
+		s.fillHot(s.hots)
+		s.hot.Store(&s.hots)
+		return s.hots
+	}
 	h := make([]Hot, len(s.Fields))
+	s.fillHot(h)
+	s.hot.Store(&h)
+	return h
+}
+
+// fillHot fills h, zero, from Fields.
+func (s *Serializer) fillHot(h []Hot) {
 	for i, f := range s.Fields {
 		// Field by field, the pointers only when set: while the collector
 		// marks, a whole Hot written is a bulk write barrier.
@@ -113,8 +134,6 @@ func (s *Serializer) Hot() []Hot {
 			x.Sub = f.Serializer
 		}
 	}
-	s.hot.Store(&h)
-	return h
 }
 
 // HasPolymorphic reports whether a polymorphic pointer is reachable from s,

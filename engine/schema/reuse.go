@@ -23,6 +23,8 @@ type storage struct {
 	serPtrs []*Serializer
 	fields  []*Field
 	blocks  [][]Field // every block fields were built in
+	lists   slab[*Field]
+	hots    slab[Hot]
 	byName  map[string]*Serializer
 	types   map[string]VarType
 	memo    choiceMemo
@@ -72,8 +74,45 @@ func takeStorage() *storage {
 	st := released.sets[n-1]
 	released.sets[n-1] = nil
 	released.sets = released.sets[:n-1]
+	st.lists.reset()
+	st.hots.reset()
 	return st
 }
+
+// slab hands out runs of Ts from chunks of them, zeroed, instead of an
+// allocation each: the serializers' field lists and Hot arrays, a few
+// hundred of each per replay. A released schema's chunks serve again.
+type slab[T any] struct {
+	chunks [][]T
+	next   int // chunks handed out so far
+	free   []T // the rest of the last one
+}
+
+// slabChunk is how many Ts a chunk holds; a longer run is allocated alone.
+const slabChunk = 2048
+
+// take is a run of n zero Ts, its capacity n.
+func (s *slab[T]) take(n int) []T {
+	if n > len(s.free) {
+		if n > slabChunk/4 {
+			return make([]T, n)
+		}
+		if s.next < len(s.chunks) {
+			s.free = s.chunks[s.next]
+			clear(s.free)
+		} else {
+			s.free = make([]T, slabChunk)
+			s.chunks = append(s.chunks, s.free)
+		}
+		s.next++
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
+}
+
+// reset hands the chunks out again from the first.
+func (s *slab[T]) reset() { s.next, s.free = 0, nil }
 
 // room is s emptied with room for n, zeroed up to n: s's array when it is
 // large enough, else a new one.
