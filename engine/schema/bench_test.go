@@ -59,3 +59,23 @@ func BenchmarkCheckIndexes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseReleased is BenchmarkParse with each schema released
+// (Schema.Release), as a released decode's is: the next parse reads into
+// its storage.
+func BenchmarkParseReleased(b *testing.B) {
+	_, data := testreplays.Read(b, "dota2")
+	body := serializerOf(data)
+	if body == nil {
+		b.Fatal("no send tables in the Dota 2 replay")
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Parse(body, game.Dota2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Release()
+	}
+}
