@@ -51,7 +51,7 @@ func (p *pending) field(i int32) *Field {
 		// Every field is built: what building them needs can go (a
 		// crafted schema's tens of thousands of raw fields).
 		p.raws, p.symbols, p.block, p.types, p.memo = nil, nil, nil, nil, nil
-		p.store.types, p.store.memo = nil, nil
+		p.store.raws, p.store.symbols, p.store.types, p.store.memo = nil, nil, nil, nil
 	}
 	return f
 }

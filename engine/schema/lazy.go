@@ -114,6 +114,10 @@ func (s *Schema) Complete() *Schema {
 		x.loaded.Store(true)
 	}
 	p.msgs = nil // every list is read: the messages are no longer needed
+	// Nor what reading them took: a complete schema (the debugger's)
+	// keeps no more than before its storage could be released.
+	st := p.store
+	st.rsers, st.edges, st.starts, st.hasSer, st.symEnds = nil, nil, nil, nil, nil
 	return s
 }
 
