@@ -123,7 +123,7 @@ func (t *Table) BaselineState(classID int32) (*Node, error) {
 	if c == nil {
 		return nil, fmt.Errorf("no class %d", classID)
 	}
-	t.shared = true
+	t.shared.Store(true)
 	return t.baseline(c)
 }
 

@@ -25,7 +25,7 @@ var released struct {
 // again. A table that shared its nodes (Snapshot, Copy, Freeze, Reshare,
 // ShareState, BaselineState) is left to the collector instead.
 func (t *Table) Release() {
-	if t == nil || t.shared || t.whatIf != nil {
+	if t == nil || t.shared.Load() || t.whatIf != nil {
 		return
 	}
 	released.Lock()

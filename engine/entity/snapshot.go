@@ -30,9 +30,8 @@ func (t *Table) Snapshot() *Table { return t.copyTable(true) }
 func (t *Table) Copy() *Table { return t.copyTable(false) }
 
 func (t *Table) copyTable(retoken bool) *Table {
-	t.shared = true
+	t.shared.Store(true)
 	c := &Table{
-		shared:      true,
 		Classes:     t.Classes,
 		ClassIDBits: t.ClassIDBits,
 		maxClasses:  t.maxClasses,
@@ -43,6 +42,7 @@ func (t *Table) copyTable(retoken bool) *Table {
 		baseState:   make(map[int32]*Node, len(t.baseState)),
 		fullFrames:  t.fullFrames,
 	}
+	c.shared.Store(true)
 	for k, v := range t.baselines {
 		c.baselines[k] = v // never mutated: SetBaseline replaces
 	}
@@ -338,7 +338,7 @@ func (t *Table) ShareState(index int32) *Node {
 		return nil
 	}
 	e := t.Entities[index]
-	t.shared = true
+	t.shared.Store(true)
 	e.owner = newOwner()
 	e.forgetHot() // their slots are shared now; memo sets check the owner
 	return e.State

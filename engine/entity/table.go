@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
@@ -113,10 +114,10 @@ type Table struct {
 	br         bitio.Reader
 	free       [][]*Node // by class id: deleted entities' top-level nodes (recycle.go)
 	freeBytes  int
-	spare      spares     // the nodes below them, once a create reuses one (recycle.go)
-	dead       []*Entity  // the entities whose nodes free keeps, for creates to reuse
-	spareMemos []*memoSet // their memo sets, for entities that need one
-	shared     bool       // its nodes were handed out: not to be released (reuse.go)
+	spare      spares      // the nodes below them, once a create reuses one (recycle.go)
+	dead       []*Entity   // the entities whose nodes free keeps, for creates to reuse
+	spareMemos []*memoSet  // their memo sets, for entities that need one
+	shared     atomic.Bool // its nodes were handed out: not to be released (reuse.go); set by Copy, which goroutines call at once on a keyframe's table
 }
 
 // NewTable returns an empty table: one a finished decode released when

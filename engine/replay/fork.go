@@ -14,7 +14,12 @@ func (r *Replay) Fork() *Replay { return r.fork(r.Entities.Snapshot()) }
 
 // fork copies r around an entity table already copied from r's.
 func (r *Replay) fork(t *entity.Table) *Replay {
-	r.lent = true // the copy shares the schema and the body it reads
+	// The copy shares the schema and the body it reads. A keyframe's
+	// replay is lent from its making (Keyframe): its forks, which several
+	// goroutines take at once, only read the flag.
+	if !r.lent {
+		r.lent = true
+	}
 	c := &Replay{
 		Data: r.Data, Header: r.Header, Info: r.Info, Game: r.Game, Server: r.Server,
 		Schema: r.Schema, Strings: r.Strings.Clone(), Entities: t,

@@ -43,6 +43,7 @@ func (r *Replay) Keyframe(prev *Keyframe) *Keyframe {
 		shareEntries(k.r.Strings.Tables, prev.r.Strings.Tables)
 	}
 	k.r.Hooks = Hooks{}
+	k.r.lent = true // every resume shares its schema (fork)
 	return k
 }
 
