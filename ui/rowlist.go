@@ -88,12 +88,3 @@ func (l *rowList) firstAtOrAfter(cmd int32) int {
 	}
 	return int(r.start)
 }
-
-// rows returns every row, in order (tests).
-func (l *rowList) rows() []tlRow {
-	out := make([]tlRow, 0, l.n)
-	for i := range l.n {
-		out = append(out, l.At(i))
-	}
-	return out
-}

@@ -71,3 +71,12 @@ func TestRowListRunsConsecutiveCommands(t *testing.T) {
 		t.Fatalf("1000 commands: %d runs, %d rows, last %v", len(l.runs), l.Len(), l.At(999))
 	}
 }
+
+// rows returns every row, in order.
+func (l *rowList) rows() []tlRow {
+	out := make([]tlRow, 0, l.n)
+	for i := range l.n {
+		out = append(out, l.At(i))
+	}
+	return out
+}
