@@ -172,16 +172,7 @@ func (p *plan) write(w *bitio.Writer) {
 	c := CodeOf(p.op)
 	w.Bits(uint64(c.Bits), uint(c.Len))
 	for _, o := range p.ops[:p.nops] {
-		switch o.kind {
-		case oBits:
-			w.Bits(uint64(o.v), uint(o.n))
-		case oUBitVar:
-			w.UBitVar(uint32(o.v))
-		case oUBitVarFP:
-			w.UBitVarFP(uint32(o.v))
-		case oVarInt32:
-			w.VarUint32(zigzag32(o.v))
-		}
+		Operand{Form(o.kind), o.n, o.v}.write(w)
 	}
 }
 
