@@ -76,24 +76,35 @@ func (t *Table) newMemoSet(owner uint32) *memoSet {
 }
 
 // cowCopy is n.cowCopy(owner), in a node of class c that recycle kept
-// when one is large enough.
+// when one is large enough, else in one of the table's spares (as a copy
+// below the top level is).
 func (t *Table) cowCopy(c *Class, n *Node, owner uint32) *Node {
+	m := t.keptNode(c, n)
+	if m == nil {
+		return n.cowCopyIn(owner, &t.spare)
+	}
+	t.spare.releaseKids(m, m.owner) // the deleted entity's: no one reads them now
+	m.refill(n, owner)
+	return m
+}
+
+// keptNode takes from what recycle kept of class c a node with room for
+// a copy of n, or returns nil.
+func (t *Table) keptNode(c *Class, n *Node) *Node {
 	if c == nil || c.ID < 0 || int(c.ID) >= len(t.free) || len(n.far) > 0 || n.ov != nil {
-		return n.cowCopy(owner)
+		return nil
 	}
 	l := t.free[c.ID]
 	if len(l) == 0 {
-		return n.cowCopy(owner)
+		return nil
 	}
 	m := l[len(l)-1]
 	if cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids.nodes) < len(n.kids.nodes) {
-		return n.cowCopy(owner)
+		return nil
 	}
 	l[len(l)-1] = nil
 	t.free[c.ID] = l[:len(l)-1]
 	t.freeBytes -= nodeBytes(m)
-	t.spare.releaseKids(m, m.owner) // the deleted entity's: no one reads them now
-	m.refill(n, owner)
 	return m
 }
 
