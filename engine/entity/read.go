@@ -191,7 +191,7 @@ func (t *Table) readFields(rd *reading, statep **Node, c *Class, owner uint32, m
 			}
 			t.fieldCount++
 		}
-		dst := tg.node.slot(tg.slot)
+		dst := tg.node.slotIn(tg.slot, &t.spare)
 		if memo != nil {
 			if tg.slot >= DenseSlots || cap(tg.node.vals) >= int(tg.bound) {
 				tg.dst = dst // the node's values can no longer move

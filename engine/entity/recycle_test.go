@@ -109,3 +109,43 @@ func TestRecycledKidsComeBackZeroed(t *testing.T) {
 		t.Fatal("the wide node was not reused zeroed")
 	}
 }
+
+// A node's values that outgrow their room move into a block the spares
+// keep, when they keep one of the size: the values come along, the room
+// past them reads empty, and the block is not handed out again.
+func TestGrownValuesTakeAKeptBlock(t *testing.T) {
+	var sp spares
+	sp.all = true
+	used := allocNode(64, 64, 1) // values allocated apart: kept by their room
+	for i := range int32(64) {
+		*used.slot(i) = decoder.Uint(1000 + uint64(i))
+	}
+	block := &used.vals[:cap(used.vals)][0]
+	sp.release(used, 1)
+
+	n := allocNode(0, 32, 2)
+	for i := range int32(32) {
+		*n.slotIn(i, &sp) = decoder.Uint(uint64(i))
+	}
+	*n.slotIn(32, &sp) = decoder.Uint(32) // past the room of 32: grows to 64
+	if &n.vals[0] != block {
+		t.Fatal("the grown values did not take the kept block")
+	}
+	for i := range 64 {
+		want := decoder.Value{}
+		if i <= 32 {
+			want = decoder.Uint(uint64(i))
+		}
+		if got := n.vals[:cap(n.vals)][i]; got != want {
+			t.Fatalf("slot %d reads %v after the move, want %v", i, got, want)
+		}
+	}
+	if sp.takeWide(64, 3) != nil {
+		t.Fatal("the block was handed out twice")
+	}
+	m := allocNode(0, 32, 4)
+	*m.slotIn(40, &sp) = decoder.Uint(40)
+	if &m.vals[0] == block || m.Get(40).U != 40 {
+		t.Fatal("a node grown without a kept block shares one or lost its value")
+	}
+}

@@ -113,7 +113,10 @@ func (n *Node) farAt(i int32) *farSlot {
 }
 
 // slot returns the value at i for writing, growing vals as needed.
-func (n *Node) slot(i int32) *decoder.Value {
+func (n *Node) slot(i int32) *decoder.Value { return n.slotIn(i, nil) }
+
+// slotIn is slot with grown values in a node sp keeps when it has one.
+func (n *Node) slotIn(i int32, sp *spares) *decoder.Value {
 	if n.ov != nil {
 		return n.ovSlot(i)
 	}
@@ -127,7 +130,7 @@ func (n *Node) slot(i int32) *decoder.Value {
 			// their nodes thousands of times).
 			n.vals = n.vals[:i+1]
 		} else {
-			n.vals = growVals(n.vals, int(i)+1)
+			n.vals = growVals(n.vals, int(i)+1, sp)
 		}
 	}
 	return &n.vals[i]
@@ -214,11 +217,22 @@ func (n *Node) KidLen() int {
 	return l
 }
 
-func growVals(v []decoder.Value, n int) []decoder.Value {
+// growVals returns v with length n, moved when it lacks the room to
+// a block of twice its room (at most DenseSlots): one sp keeps when it has
+// one, as a released decode does; a new block of 12 KiB costs its pages'
+// first touch (a CS2 pawn's animation graph grows arrays to 256 at
+// every create).
+func growVals(v []decoder.Value, n int, sp *spares) []decoder.Value {
 	if n <= cap(v) {
 		return v[:n]
 	}
-	nv := make([]decoder.Value, n, min(max(n, 2*cap(v)), DenseSlots))
+	c := min(max(n, 2*cap(v)), DenseSlots)
+	var nv []decoder.Value
+	if w := sp.takeWide(c, 0); w != nil {
+		nv = w.vals[:n] // zeroed; the node w is dropped
+	} else {
+		nv = make([]decoder.Value, n, c)
+	}
 	copy(nv, v)
 	noteAlloc(cap(nv) * valueSize)
 	return nv
