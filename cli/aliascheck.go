@@ -167,8 +167,8 @@ func muteNamesField(m string, names map[string]bool) bool {
 // readWithAliases reads the replay at path and parses the --as flags,
 // refusing a name no field of the file carries: what every command that
 // decodes one file does first.
-func readWithAliases(path string, as []string) ([]byte, schema.Aliases, error) {
-	aliases, err := parseAs(as)
+func readWithAliases(path string, df decodeFlags) ([]byte, schema.Aliases, error) {
+	aliases, err := df.aliases()
 	if err != nil {
 		return nil, aliases, err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,56 +12,50 @@ import (
 	"github.com/dembug/dembug/session"
 )
 
-// addAsFlag registers the repeatable --as NAME=KNOWN flag, and beside it
-// --decoders, the reading decoder choice starts from: every command that
-// takes --as takes both.
-func addAsFlag(cmd *cobra.Command, as *[]string) {
-	cmd.Flags().StringArrayVar(as, "as", nil,
+// decodeFlags are the flags every command that decodes takes: the
+// repeatable --as NAME=KNOWN and --decoders, the reading decoder choice
+// starts from.
+type decodeFlags struct {
+	as   []string
+	seed bool // --decoders seed
+}
+
+// add registers the flags on cmd.
+func (f *decodeFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.as, "as", nil,
 		"decode a type or encoder decoder choice does not know as a known one, NAME=KNOWN (repeatable; check suggests them)")
-	cmd.Flags().Var(&readingFlag{as: as}, "decoders",
+	cmd.Flags().Var((*readingFlag)(&f.seed), "decoders",
 		"the `reading` decoder choice starts from: game, the seed's tables with the corrections the game's values prove (docs/corrections.md), or seed, the seed's tables alone (what gem, Manta, demoinfocs and the rest read)")
 }
 
-// readingFlag is --decoders. It rides in the --as values (as one entry no
-// --as can spell) so that every command reading them through parseAs
-// reads the reading too.
-type readingFlag struct {
-	as    *[]string
-	value string
+// aliases reads the flags. The game is not known before the file header,
+// so every game's known names are accepted.
+func (f *decodeFlags) aliases() (schema.Aliases, error) {
+	a, err := schema.ParseAliases(f.as, game.Unknown)
+	a.Seed = f.seed
+	return a, err
 }
 
-// seedReading is the entry --decoders seed adds to the --as values.
-const seedReading = "\x00decoders=seed"
+// readingFlag is --decoders: whether decoder choice reads by the seed's
+// tables alone.
+type readingFlag bool
 
 func (f *readingFlag) String() string {
-	if f.value == "" {
-		return "game"
+	if *f {
+		return "seed"
 	}
-	return f.value
+	return "game"
 }
 
 func (f *readingFlag) Type() string { return "reading" }
 
 func (f *readingFlag) Set(v string) error {
 	switch v {
-	case "seed":
-		*f.as = append(*f.as, seedReading)
-	case "game":
-		*f.as = slices.DeleteFunc(*f.as, func(s string) bool { return s == seedReading })
-	default:
-		return fmt.Errorf("want game (the default) or seed, not %q", v)
+	case "seed", "game":
+		*f = v == "seed"
+		return nil
 	}
-	f.value = v
-	return nil
-}
-
-// parseAs reads --as values (and --decoders). The game is not known
-// before the file header, so every game's known names are accepted.
-func parseAs(as []string) (schema.Aliases, error) {
-	seed := slices.Contains(as, seedReading)
-	a, err := schema.ParseAliases(slices.DeleteFunc(slices.Clone(as), func(s string) bool { return s == seedReading }), game.Unknown)
-	a.Seed = seed
-	return a, err
+	return fmt.Errorf("want game (the default) or seed, not %q", v)
 }
 
 // openWith opens a decode of data under aliases a.

@@ -275,7 +275,7 @@ func checkFile(path string, o CheckOptions) (res CheckResult) {
 
 func checkCmd() *cobra.Command {
 	var asJSON bool
-	var as []string
+	var df decodeFlags
 	var since string
 	var confirm, anomalies, allParsers bool
 	var mute []string
@@ -285,7 +285,7 @@ func checkCmd() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			aliases, err := parseAs(as)
+			aliases, err := df.aliases()
 			if err != nil {
 				return err
 			}
@@ -396,7 +396,7 @@ func checkCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per file")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	cmd.Flags().StringVar(&since, "since", "", "a replay of the build before the patch: names its schema lacks are tried first")
 	cmd.Flags().BoolVar(&confirm, "confirm", false, "decode the rest of the file again under what was inferred (and infer again where it misaligns further on)")
 	cmd.Flags().BoolVar(&allParsers, "parsers", false, "print how every public parser of the file's game reads it (by default only those that do not read it right)")

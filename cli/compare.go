@@ -233,7 +233,7 @@ func orDash(s string) string {
 }
 
 func compareCmd() *cobra.Command {
-	var as []string
+	var df decodeFlags
 	var all, asJSON bool
 	var entities []int
 	cmd := &cobra.Command{
@@ -262,7 +262,7 @@ func compareCmd() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "dembug: %v\n", err)
 				return &ExitError{Code: 2}
 			}
-			data, aliases, err := readWithAliases(args[0], as)
+			data, aliases, err := readWithAliases(args[0], df)
 			if err != nil {
 				return fail(err)
 			}
@@ -314,6 +314,6 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&all, "all", false, "list every difference, not only the first")
 	cmd.Flags().IntSliceVar(&entities, "entities", nil, "compare only these entities (e.g. 1,5); else every update at the ticks their trace covers, one it skips whole included")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }

@@ -53,7 +53,7 @@ func WriteCutSummary(w io.Writer, out string, res *cut.Result, inBytes int) {
 func cutCmd() *cobra.Command {
 	var from, to int64
 	var out string
-	var as []string
+	var df decodeFlags
 	cmd := &cobra.Command{
 		Use:   "cut FILE --from T1 [--to T2] -o OUT.dem",
 		Short: "Cut the ticks T1…T2 into a small valid replay: the signon, the state at T1 as a full frame, the window's commands unchanged",
@@ -80,7 +80,7 @@ func cutCmd() *cobra.Command {
 			} else {
 				to = -1 // the file's end
 			}
-			aliases, err := parseAs(as)
+			aliases, err := df.aliases()
 			if err != nil {
 				return err
 			}
@@ -122,6 +122,6 @@ func cutCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&from, "from", 0, "the window's first tick")
 	cmd.Flags().Int64Var(&to, "to", 0, "the window's last tick (left out: to the end of the file)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }

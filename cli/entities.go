@@ -96,7 +96,7 @@ func WriteEntities(w io.Writer, t *session.Table) error {
 
 func entitiesCmd() *cobra.Command {
 	var tick int64
-	var as []string
+	var df decodeFlags
 	cmd := &cobra.Command{
 		Use:   "entities FILE",
 		Short: "Print every live entity after all commands up to --tick (default: end of file), one JSON object per line",
@@ -105,13 +105,13 @@ func entitiesCmd() *cobra.Command {
 			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
-			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *session.Pass, _ error) error {
+			return stateAt(args[0], cmd.ErrOrStderr(), df, tick, func(r *session.Pass, _ error) error {
 				return WriteEntities(cmd.OutOrStdout(), r.Entities())
 			})
 		},
 	}
 	cmd.Flags().Int64Var(&tick, "tick", 0, "stop after the last command at or before this demo tick (left out: the file's end)")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }
 
@@ -143,8 +143,8 @@ func stateTickErr(cmd *cobra.Command, tick *int64) error {
 // written before the error that stopped it is returned. A tick past the
 // file's last is the state at its end, one before its game's first the
 // signon's, and a note on errw says so.
-func stateAt(path string, errw io.Writer, as []string, tick int64, write func(r *session.Pass, runErr error) error) error {
-	data, aliases, err := readWithAliases(path, as)
+func stateAt(path string, errw io.Writer, df decodeFlags, tick int64, write func(r *session.Pass, runErr error) error) error {
+	data, aliases, err := readWithAliases(path, df)
 	if err != nil {
 		return err
 	}

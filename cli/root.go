@@ -32,7 +32,7 @@ var OpenTUIAt func(path string, data []byte, a schema.Aliases, tick int32) error
 
 // Root builds the command tree.
 func Root(stdout, stderr io.Writer) *cobra.Command {
-	var as []string
+	var df decodeFlags
 	var theirs string
 	var startTick int64 = -1
 	root := &cobra.Command{
@@ -49,7 +49,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			if OpenTUI == nil {
 				return cmd.Help()
 			}
-			aliases, err := parseAs(as)
+			aliases, err := df.aliases()
 			if err != nil {
 				return err
 			}
@@ -110,7 +110,7 @@ func Root(stdout, stderr io.Writer) *cobra.Command {
 			setBudget(args)
 		}
 	}
-	addAsFlag(root, &as)
+	df.add(root)
 	root.Flags().Int64Var(&startTick, "tick", -1, "open at the first entity update at or after this tick")
 	root.Flags().StringVar(&theirs, "compare", "", "open at the first difference between a parser's trace `THEIRS.jsonl` and our decode (see dembug compare)")
 	root.SuggestionsMinimumDistance = 2

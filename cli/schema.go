@@ -103,7 +103,7 @@ func WriteSchema(out io.Writer, s *schema.Schema, filter string) int {
 func schemaCmd() *cobra.Command {
 	var class string
 	var diff, asJSON bool
-	var as []string
+	var df decodeFlags
 	cmd := &cobra.Command{
 		Use:   "schema FILE [--class NAME] | schema --diff OLD.dem NEW.dem",
 		Short: "Serializers with each field's type, encoder, bit count, range, flags and chosen decoder; --diff compares two builds",
@@ -122,7 +122,7 @@ func schemaCmd() *cobra.Command {
 			return cobra.ExactArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			aliases, err := parseAs(as)
+			aliases, err := df.aliases()
 			if err != nil {
 				return err
 			}
@@ -159,7 +159,7 @@ func schemaCmd() *cobra.Command {
 	cmd.Flags().StringVar(&class, "class", "", "only serializers whose name contains this")
 	cmd.Flags().BoolVar(&diff, "diff", false, "compare the schemas of two replays (OLD NEW): exit 1 when they differ")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per serializer: fields with type, encoder, bit_count, low, high, flags, model, family, decoder; with --diff one per change, then a summary")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }
 

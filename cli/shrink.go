@@ -28,7 +28,7 @@ func shrinkCmd() *cobra.Command {
 	var test, match, out string
 	var jobs int
 	var budget time.Duration
-	var as []string
+	var df decodeFlags
 	cmd := &cobra.Command{
 		Use:   "shrink FILE --test 'CMD {}' [--match REGEX] -o OUT.dem [-j N] [--budget 10m]",
 		Short: "Shrink a replay your parser fails on to the smallest valid replay that still fails it",
@@ -61,7 +61,7 @@ func shrinkCmd() *cobra.Command {
 					return fmt.Errorf("--match %q: %v", match, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 				}
 			}
-			aliases, err := parseAs(as)
+			aliases, err := df.aliases()
 			if err != nil {
 				return err
 			}
@@ -92,7 +92,7 @@ func shrinkCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the replay to write: the smallest that fails")
 	cmd.Flags().IntVarP(&jobs, "jobs", "j", runtime.NumCPU(), "tests run at once")
 	cmd.Flags().DurationVar(&budget, "budget", 10*time.Minute, "stop searching after this long and write the smallest failing file found")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }
 

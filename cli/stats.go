@@ -72,14 +72,14 @@ func WriteStats(w io.Writer, r *session.Pass) {
 }
 
 func statsCmd() *cobra.Command {
-	var as []string
+	var df decodeFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stats FILE",
 		Short: "Decoder-family table: fields per decoder in the schema, decoder calls over the file, share of calls",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, aliases, err := readWithAliases(args[0], as)
+			data, aliases, err := readWithAliases(args[0], df)
 			if err != nil {
 				return err
 			}
@@ -98,7 +98,7 @@ func statsCmd() *cobra.Command {
 			return nil
 		},
 	}
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: families [{family, name, fields, calls, share}], totals, unknown names")
 	return cmd
 }

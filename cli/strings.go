@@ -93,7 +93,7 @@ func stringsCmd() *cobra.Command {
 	var tick int64
 	var table string
 	var asJSON bool
-	var as []string
+	var df decodeFlags
 	cmd := &cobra.Command{
 		Use:   "strings FILE",
 		Short: "Print every string-table entry after all commands up to --tick (default: end of file)",
@@ -102,7 +102,7 @@ func stringsCmd() *cobra.Command {
 			if err := stateTickErr(cmd, &tick); err != nil {
 				return err
 			}
-			return stateAt(args[0], cmd.ErrOrStderr(), as, tick, func(r *session.Pass, runErr error) error {
+			return stateAt(args[0], cmd.ErrOrStderr(), df, tick, func(r *session.Pass, runErr error) error {
 				if table != "" && runErr == nil && r.Strings().ByName(table) == nil {
 					var names []string
 					for _, t := range r.Strings().Tables {
@@ -117,6 +117,6 @@ func stringsCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&tick, "tick", 0, "stop after the last command at or before this demo tick (left out: the file's end)")
 	cmd.Flags().StringVar(&table, "table", "", "only the table with this name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `one JSON object per entry: {"table","index","key","value"}, the value lowercase hex or null`)
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }

@@ -264,7 +264,7 @@ func appendJSONString(b []byte, s string) []byte {
 
 func traceCmd() *cobra.Command {
 	var tick, ent int64
-	var as []string
+	var df decodeFlags
 	var baselines, explain, allTicks, headers, ops bool
 	cmd := &cobra.Command{
 		Use:   "trace FILE (--tick N | --all-ticks) [--entity I] [--baselines] [--explain]",
@@ -277,7 +277,7 @@ func traceCmd() *cobra.Command {
 			if !allTicks && !cmd.Flags().Changed("tick") {
 				return fmt.Errorf("trace needs --tick N (one tick) or --all-ticks (the whole file)")
 			}
-			data, aliases, err := readWithAliases(args[0], as)
+			data, aliases, err := readWithAliases(args[0], df)
 			if err != nil {
 				return err
 			}
@@ -294,7 +294,7 @@ func traceCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&headers, "headers", false, "also print each update's header (\"in\":\"header\": index delta, command bits, class id, serial, spawn group) and each deletion list (\"in\":\"deletions\")")
 	cmd.Flags().BoolVar(&explain, "explain", false, "add each read's walk-through from its bits to its value (an \"explain\" list of steps)")
 	cmd.Flags().BoolVar(&allTicks, "all-ticks", false, "trace every tick of the file (a whole-file trace for compare)")
-	addAsFlag(cmd, &as)
+	df.add(cmd)
 	return cmd
 }
 
