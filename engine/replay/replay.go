@@ -502,9 +502,9 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 		r.Stats.PacketEntities++
 	}
 	// A spent memory budget is no misalignment to count and go past: the
-	// decode stops there.
-	var spent *budget.Error
-	if errors.As(res.Err, &spent) {
+	// decode stops there. (Asked only of an error: the target errors.As
+	// fills is an allocation, once a message otherwise.)
+	if res.Err != nil && isSpent(res.Err) {
 		if r.Hooks.Entities != nil {
 			r.Hooks.Entities(loc, &r.pe, res, rec)
 		}
@@ -524,6 +524,12 @@ func (r *Replay) packetEntities(m *messages.Inner, loc Location) error {
 		r.Hooks.Entities(loc, &r.pe, res, rec)
 	}
 	return nil
+}
+
+// isSpent reports whether err is a spent memory budget.
+func isSpent(err error) bool {
+	var spent *budget.Error
+	return errors.As(err, &spent)
 }
 
 // Classes are the classes of DEM_ClassInfo, nil before it.
