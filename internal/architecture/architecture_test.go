@@ -2,6 +2,7 @@ package architecture
 
 import (
 	"bufio"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -37,31 +38,45 @@ var importRules = []struct {
 }
 
 func TestImportRules(t *testing.T) {
-	fset := token.NewFileSet()
 	for _, rule := range importRules {
-		files, _ := filepath.Glob(filepath.Join(root, rule.from, "*.go"))
-		sub, _ := filepath.Glob(filepath.Join(root, rule.from, "*", "*.go"))
-		files = append(files, sub...)
-		if len(files) == 0 {
-			t.Fatalf("%s holds no Go files: the rule reads nothing", rule.from)
-		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
+		eachSource(t, parser.ImportsOnly, func(path string, af *ast.File) {
 			for _, imp := range af.Imports {
 				p, _ := strconv.Unquote(imp.Path.Value)
 				for _, bad := range rule.to {
 					if p == module+bad || strings.HasPrefix(p, module+bad+"/") || strings.HasSuffix(bad, "/") && strings.HasPrefix(p, bad) || p == bad {
-						t.Errorf("%s imports %s: %s", f, p, rule.why)
+						t.Errorf("%s imports %s: %s", path, p, rule.why)
 					}
 				}
 			}
+		}, rule.from+"*.go", rule.from+"*/*.go")
+	}
+}
+
+// eachSource parses every non-test Go file the patterns (globs from the
+// module's root) match, with mode, and calls fn with its path and syntax.
+func eachSource(t *testing.T, mode parser.Mode, fn func(path string, f *ast.File), patterns ...string) {
+	t.Helper()
+	var files []string
+	for _, p := range patterns {
+		m, err := filepath.Glob(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
 		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("%s matches no Go files: the rule reads nothing", strings.Join(patterns, ", "))
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(path, f)
 	}
 }
 
