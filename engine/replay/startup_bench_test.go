@@ -3,7 +3,6 @@ package replay_test
 import (
 	"testing"
 
-	"github.com/dembug/dembug/engine/replay"
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
@@ -35,14 +34,7 @@ func BenchmarkWholeFiles(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
-			r, err := replay.Open(data)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := r.Run(nil); err != nil {
-				b.Fatal(err)
-			}
-			r.Release()
+			decodeReleased(b, data)
 		}
 	})
 }

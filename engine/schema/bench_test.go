@@ -8,14 +8,20 @@ import (
 	"github.com/dembug/dembug/internal/testreplays"
 )
 
-// BenchmarkParse builds the Dota 2 replay's schema: serializers, fields,
-// types and the choice of every field's decoder.
-func BenchmarkParse(b *testing.B) {
+// dotaSendTables is the Dota 2 replay's DEM_SendTables body.
+func dotaSendTables(b *testing.B) []byte {
 	_, data := testreplays.Read(b, "dota2")
 	body := serializerOf(data)
 	if body == nil {
 		b.Fatal("no send tables in the Dota 2 replay")
 	}
+	return body
+}
+
+// BenchmarkParse builds the Dota 2 replay's schema: serializers, fields,
+// types and the choice of every field's decoder.
+func BenchmarkParse(b *testing.B) {
+	body := dotaSendTables(b)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -28,11 +34,7 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkCheckIndexes reads every serializer message of the Dota 2
 // replay's schema as a parse does: some 100,000 field indexes.
 func BenchmarkCheckIndexes(b *testing.B) {
-	_, data := testreplays.Read(b, "dota2")
-	body := serializerOf(data)
-	if body == nil {
-		b.Fatal("no send tables in the Dota 2 replay")
-	}
+	body := dotaSendTables(b)
 	var msgs [][]byte
 	nField := 0
 	for c := wiretree.NewCursor(body); c.Step(); {
@@ -64,11 +66,7 @@ func BenchmarkCheckIndexes(b *testing.B) {
 // (Schema.Release), as a released decode's is: the next parse reads into
 // its storage.
 func BenchmarkParseReleased(b *testing.B) {
-	_, data := testreplays.Read(b, "dota2")
-	body := serializerOf(data)
-	if body == nil {
-		b.Fatal("no send tables in the Dota 2 replay")
-	}
+	body := dotaSendTables(b)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
