@@ -124,13 +124,10 @@ func (sp *spares) alloc(l, c int, owner uint32) *Node {
 	if c > 0 {
 		b = blockOf(c)
 	}
-	list := sp.blocks[b]
-	if len(list) == 0 {
+	if len(sp.blocks[b]) == 0 {
 		return allocNode(l, c, owner)
 	}
-	n := list[len(list)-1]
-	list[len(list)-1] = nil
-	sp.blocks[b] = list[:len(list)-1]
+	n := popLast(&sp.blocks[b])
 	if sp.bytes > 0 {
 		sp.bytes = max(sp.bytes-spareSize(n), 0)
 	}
@@ -154,9 +151,8 @@ func (sp *spares) takeWide(c int, owner uint32) *Node {
 	if len(list) == 0 {
 		return nil
 	}
-	n := list[len(list)-1]
-	list[len(list)-1] = nil
-	sp.wide[c] = list[:len(list)-1]
+	n := popLast(&list)
+	sp.wide[c] = list
 	if sp.bytes > 0 {
 		sp.bytes = max(sp.bytes-spareSize(n), 0)
 	}

@@ -51,9 +51,7 @@ func (t *Table) reuseEntity() *Entity {
 	if len(t.dead) == 0 {
 		return nil
 	}
-	e := t.dead[len(t.dead)-1]
-	t.dead[len(t.dead)-1] = nil
-	t.dead = t.dead[:len(t.dead)-1]
+	e := popLast(&t.dead)
 	if e.memos != nil { // a released table's entity (reuse.go)
 		t.spareMemos = append(t.spareMemos, e.memos)
 	}
@@ -67,9 +65,7 @@ func (t *Table) newMemoSet(owner uint32) *memoSet {
 	if len(t.spareMemos) == 0 {
 		return &memoSet{owner: owner}
 	}
-	s := t.spareMemos[len(t.spareMemos)-1]
-	t.spareMemos[len(t.spareMemos)-1] = nil
-	t.spareMemos = t.spareMemos[:len(t.spareMemos)-1]
+	s := popLast(&t.spareMemos)
 	s.clear(owner)
 	s.last, s.clock = 0, 0
 	return s
@@ -98,14 +94,23 @@ func (t *Table) keptNode(c *Class, n *Node) *Node {
 	if len(l) == 0 {
 		return nil
 	}
-	m := l[len(l)-1]
-	if cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids.nodes) < len(n.kids.nodes) {
+	if m := l[len(l)-1]; cap(m.vals) < max(len(n.vals), cap(n.vals)) || cap(m.kids.nodes) < len(n.kids.nodes) {
 		return nil
 	}
-	l[len(l)-1] = nil
-	t.free[c.ID] = l[:len(l)-1]
+	m := popLast(&t.free[c.ID])
 	t.freeBytes -= nodeBytes(m)
 	return m
+}
+
+// popLast removes and returns the last element of a non-empty list,
+// clearing its slot so that the list's storage holds on to nothing.
+func popLast[T any](l *[]T) T {
+	n := len(*l) - 1
+	x := (*l)[n]
+	var zero T
+	(*l)[n] = zero
+	*l = (*l)[:n]
+	return x
 }
 
 // refill makes m what n.cowCopy(owner) returns, in m's storage: the slots

@@ -77,14 +77,10 @@ func (t *Table) Release() {
 func reusedTable() *Table {
 	released.Lock()
 	defer released.Unlock()
-	n := len(released.tables)
-	if n == 0 {
+	if len(released.tables) == 0 {
 		return nil
 	}
-	t := released.tables[n-1]
-	released.tables[n-1] = nil
-	released.tables = released.tables[:n-1]
-	return t
+	return popLast(&released.tables)
 }
 
 // releaseAll is release for an entity's top-level node, which may be an
@@ -121,12 +117,8 @@ func (sp *spares) takeOverlay(room int) *overlayNode {
 	if room <= overlayRoom {
 		list = &sp.smallOv
 	}
-	l := *list
-	if len(l) == 0 || cap(l[len(l)-1].ov.slots) < room {
+	if l := *list; len(l) == 0 || cap(l[len(l)-1].ov.slots) < room {
 		return nil
 	}
-	x := l[len(l)-1]
-	l[len(l)-1] = nil
-	*list = l[:len(l)-1]
-	return x
+	return popLast(list)
 }
