@@ -1,9 +1,9 @@
 package entity
 
 import (
-	"runtime"
-	"sync"
 	"unsafe"
+
+	"github.com/dembug/dembug/internal/keep"
 )
 
 // A decode that is done with its table can hand it back (Release), and the
@@ -15,10 +15,7 @@ import (
 // baseline handed out, may still read its nodes.
 
 // released holds the tables Release kept, at most one per processor.
-var released struct {
-	sync.Mutex
-	tables []*Table
-}
+var released keep.Pool[*Table]
 
 // Release hands the table's storage to the next NewTable: the caller and
 // everything it gave the table's entities or nodes to must not use them
@@ -28,10 +25,7 @@ func (t *Table) Release() {
 	if t == nil || t.shared.Load() || t.whatIf != nil {
 		return
 	}
-	released.Lock()
-	full := len(released.tables) >= runtime.GOMAXPROCS(0)
-	released.Unlock()
-	if full {
+	if released.Full() {
 		return
 	}
 	sp, dead, memos := t.spare, t.dead, t.spareMemos
@@ -68,19 +62,13 @@ func (t *Table) Release() {
 		paths:      paths,
 		ops:        ops,
 	}
-	released.Lock()
-	released.tables = append(released.tables, t)
-	released.Unlock()
+	released.Put(t)
 }
 
 // reusedTable is a table Release kept, or nil.
 func reusedTable() *Table {
-	released.Lock()
-	defer released.Unlock()
-	if len(released.tables) == 0 {
-		return nil
-	}
-	return popLast(&released.tables)
+	t, _ := released.Take()
+	return t
 }
 
 // releaseAll is release for an entity's top-level node, which may be an

@@ -1,10 +1,8 @@
 package replay
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/dembug/dembug/engine/messages"
+	"github.com/dembug/dembug/internal/keep"
 )
 
 // buffers are a finished decode's reusable buffers: the decompressed body
@@ -18,10 +16,7 @@ type buffers struct {
 
 // releasedBuffers holds the buffers Release kept, at most one set per
 // processor.
-var releasedBuffers struct {
-	sync.Mutex
-	sets []buffers
-}
+var releasedBuffers keep.Pool[buffers]
 
 // Release hands the decode's storage to the next Open of the process: the
 // entity table (entity.Table.Release: its state nodes, entities and memo
@@ -52,24 +47,15 @@ func (r *Replay) Release() {
 	r.Schema, r.SchemaData, r.schemaBody = nil, nil, nil
 	r.cr.ResetScratch()
 	r.inner, r.scratch, r.spareBody = nil, nil, nil
-	releasedBuffers.Lock()
-	if len(releasedBuffers.sets) < runtime.GOMAXPROCS(0) {
-		releasedBuffers.sets = append(releasedBuffers.sets, b)
-	}
-	releasedBuffers.Unlock()
+	releasedBuffers.Put(b)
 }
 
 // reuseBuffers gives r the buffers of a released decode, if any.
 func (r *Replay) reuseBuffers() {
-	releasedBuffers.Lock()
-	defer releasedBuffers.Unlock()
-	n := len(releasedBuffers.sets)
-	if n == 0 {
+	b, ok := releasedBuffers.Take()
+	if !ok {
 		return
 	}
-	b := releasedBuffers.sets[n-1]
-	releasedBuffers.sets[n-1] = buffers{}
-	releasedBuffers.sets = releasedBuffers.sets[:n-1]
 	// The body buffer serves once the schema has taken the reader's
 	// (DEM_SendTables): before, the bodies are few and small.
 	r.spareBody = b.body

@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"runtime"
-	"sync"
-)
+import "github.com/dembug/dembug/internal/keep"
 
 // storage is a released schema's memory that the next parse of the
 // process reads into instead of new memory (Schema.Release): the raw
@@ -35,10 +32,7 @@ type storage struct {
 const maxReleasedFields = 1 << 15
 
 // released holds the storage Release kept, at most a set per processor.
-var released struct {
-	sync.Mutex
-	sets []*storage
-}
+var released keep.Pool[*storage]
 
 // Release hands the parsed schema's storage to the next parse of the
 // process: nothing may use the schema, its serializers or fields again
@@ -56,24 +50,15 @@ func (s *Schema) Release() {
 	if st == nil || len(st.raws) > maxReleasedFields {
 		return
 	}
-	released.Lock()
-	defer released.Unlock()
-	if len(released.sets) < runtime.GOMAXPROCS(0) {
-		released.sets = append(released.sets, st)
-	}
+	released.Put(st)
 }
 
 // takeStorage is a released schema's storage, or an empty one.
 func takeStorage() *storage {
-	released.Lock()
-	defer released.Unlock()
-	n := len(released.sets)
-	if n == 0 {
+	st, ok := released.Take()
+	if !ok {
 		return &storage{}
 	}
-	st := released.sets[n-1]
-	released.sets[n-1] = nil
-	released.sets = released.sets[:n-1]
 	st.lists.reset()
 	st.hots.reset()
 	return st
