@@ -7,7 +7,6 @@ import (
 
 	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/decoder"
-	"github.com/dembug/dembug/engine/schema"
 	"github.com/dembug/dembug/session"
 )
 
@@ -24,12 +23,6 @@ type AnomalyGroup struct {
 
 // MaxAnomalyFields bounds the fields listed per group.
 const MaxAnomalyFields = 20
-
-// TallyAnomalies decodes the whole file with recording on and tallies the
-// anomaly rules' findings into t (muted rules and fields left out).
-func TallyAnomalies(data []byte, a schema.Aliases, t *session.Tally) error {
-	return tallyAnomalies(session.OpenFile(data, a), t, nil)
-}
 
 // tallyAnomalies is TallyAnomalies of f interning strings in p.
 func tallyAnomalies(f *session.File, t *session.Tally, p *decoder.Pool) error {

@@ -18,12 +18,6 @@ import (
 	"github.com/dembug/dembug/session"
 )
 
-// Trace decodes data and writes one JSON object per field read in the
-// packet-entities messages of commands at tick (optionally one entity).
-func Trace(w io.Writer, data []byte, tick int64, entityIndex int64) error {
-	return TraceWith(w, data, tick, entityIndex, TraceOptions{})
-}
-
 // TraceOptions are trace's settings beyond tick and entity.
 type TraceOptions struct {
 	Aliases schema.Aliases

@@ -171,32 +171,6 @@ func Box(title, body string, w, h int, focused bool, t Theme) string {
 	return sb.String()
 }
 
-// JoinColumns places blocks of equal height side by side.
-func JoinColumns(blocks ...string) string {
-	var split [][]string
-	h := 0
-	for _, b := range blocks {
-		if b == "" {
-			continue
-		}
-		ls := strings.Split(b, "\n")
-		split = append(split, ls)
-		h = max(h, len(ls))
-	}
-	var sb strings.Builder
-	for i := range h {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		for _, ls := range split {
-			if i < len(ls) {
-				sb.WriteString(ls[i])
-			}
-		}
-	}
-	return sb.String()
-}
-
 // scrollTop picks the first visible row of a list of n rows shown in h
 // lines so that row sel is visible, keeping it near the middle, then
 // shifts the window by extra (user scrolling) within bounds.

@@ -57,26 +57,6 @@ func ValueEvidence(r *replay.Replay) []NameEvidence {
 	return out
 }
 
-// FieldEvidence is the tally of one watched field over a decode, and what
-// it alone shows (nil when the field is not watched or had no values).
-func FieldEvidence(r *replay.Replay, f *schema.Field) *NameEvidence {
-	if r == nil || r.Schema == nil || r.Entities.Evidence == nil || f == nil {
-		return nil
-	}
-	d := f.Decoder
-	if f.Model == schema.VariableArray {
-		d = f.Elem
-	}
-	if d == nil || d.Watch == 0 || int(d.Watch) >= len(r.Entities.Evidence.Tallies) {
-		return nil
-	}
-	t := r.Entities.Evidence.Tallies[d.Watch]
-	if t.N == 0 {
-		return nil
-	}
-	return &NameEvidence{Name: f.UnknownType, Tally: t, Fields: 1, Verdict: ev.Judge(t, 1)}
-}
-
 // CorrectionCheck is what one file's values say of one correction of
 // decoder choice (schema's correct.go).
 type CorrectionCheck struct {

@@ -74,10 +74,6 @@ func New(data []byte) (*Walker, error) {
 // container.FormatPlace.
 func (w *Walker) Segments() []container.Segment { return w.r.Segments() }
 
-// Game is the game the walk has learned so far: from DEM_FileHeader, or for
-// a capture from svc_ServerInfo; messages are named in it.
-func (w *Walker) Game() game.Game { return w.game }
-
 // Next returns the next command, io.EOF after the last. A command whose
 // packet breaks is returned with the messages split before the break and
 // the error, located at the command.

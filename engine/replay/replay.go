@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dembug/dembug/engine/bitio"
 	"github.com/dembug/dembug/engine/budget"
 	"github.com/dembug/dembug/engine/container"
 	"github.com/dembug/dembug/engine/entity"
@@ -534,9 +533,6 @@ func isSpent(err error) bool {
 
 // Classes are the classes of DEM_ClassInfo, nil before it.
 func (r *Replay) Classes() []messages.Class { return r.classes }
-
-// Offset formats a bit offset (re-exported for callers that print errors).
-func Offset(bit uint) string { return bitio.Offset(bit) }
 
 // ReuseSchema lets a decode of the file take the schema an earlier decode
 // of it parsed (a schema is not changed once built), when the flattened

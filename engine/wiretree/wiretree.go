@@ -180,12 +180,10 @@ func PackedFixed64(data []byte, fn func(v uint64)) error {
 
 func Int32(v uint64) int32     { return int32(v) }
 func Int64(v uint64) int64     { return int64(v) }
-func Uint32(v uint64) uint32   { return uint32(v) }
 func Bool(v uint64) bool       { return v != 0 }
 func Sint32(v uint64) int32    { return int32(protowire.DecodeZigZag(v & math.MaxUint32)) }
 func Sint64(v uint64) int64    { return protowire.DecodeZigZag(v) }
 func Float32(v uint64) float32 { return math.Float32frombits(uint32(v)) }
-func Float64(v uint64) float64 { return math.Float64frombits(v) }
 
 // Parse decodes b into a tree of nodes. A length-delimited field gets
 // Children when its payload is non-empty, is not a plausibly printable UTF-8

@@ -69,15 +69,6 @@ func PacketBody(data []byte) []byte {
 	return m.b
 }
 
-// FullPacketBody is CDemoFullPacket: a string-table snapshot
-// (StringTablesBody) and a CDemoPacket (PacketBody).
-func FullPacketBody(stringTables, packet []byte) []byte {
-	var m pb
-	m.bytes(1, stringTables)
-	m.bytes(2, packet)
-	return m.b
-}
-
 // StringTablesBody is CDemoStringTables, a snapshot of string tables.
 func StringTablesBody(tables []messages.SnapshotTable) []byte {
 	var m pb

@@ -337,9 +337,6 @@ type Frame struct {
 // of a demo) or a delta.
 func (e *Entities) NewFrame(delta bool) *Frame { return &Frame{e: e, delta: delta, last: -1} }
 
-// Updates is the number of entity updates written so far.
-func (f *Frame) Updates() int32 { return f.updates }
-
 func (f *Frame) header(index int32, op provenance.Op) error {
 	if f.done {
 		return errorf("frame already finished")

@@ -69,9 +69,6 @@ func (f *File) Raw(kind container.Kind, tick int32, compressed bool, stored []by
 // Commands is the number of commands written.
 func (f *File) Commands() int { return f.commands }
 
-// Len is the file size so far.
-func (f *File) Len() int { return len(f.buf) }
-
 // Bytes returns the file with the header offsets filled in. The slice is
 // the file's own buffer: writing more commands may reuse it.
 func (f *File) Bytes() []byte {
@@ -79,10 +76,6 @@ func (f *File) Bytes() []byte {
 	binary.LittleEndian.PutUint32(f.buf[12:], uint32(f.spawnGroups))
 	return f.buf
 }
-
-// Offsets are the byte offsets of DEM_FileInfo and DEM_SpawnGroups, as the
-// header will carry them.
-func (f *File) Offsets() (fileInfo, spawnGroups int) { return f.fileInfo, f.spawnGroups }
 
 // ShouldCompress reports whether snappy makes body smaller by a useful
 // margin, for callers that compress only where it pays, as Valve's

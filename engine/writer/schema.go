@@ -45,9 +45,6 @@ func (f FieldSpec) WithFlags(flags int32) FieldSpec { f.Flags = flags; return f 
 // WithEncoder sets var_encoder.
 func (f FieldSpec) WithEncoder(e string) FieldSpec { f.Encoder = e; return f }
 
-// WithSendNode sets send_node.
-func (f FieldSpec) WithSendNode(n string) FieldSpec { f.SendNode = n; return f }
-
 // WithVarSerializer sets var_serializer.
 func (f FieldSpec) WithVarSerializer(s string) FieldSpec { f.VarSerializer = s; return f }
 
