@@ -179,8 +179,7 @@ func (t *Table) readFields(rd *reading, statep **Node, c *Class, owner uint32, m
 		if idx := p.Idx[0]; p.Last == 0 && int(idx) < len(hot) && hot[idx].Model == schema.Simple {
 			tg = target{dec: hot[idx].Dec, node: state, slot: idx, bound: int32(len(hot))} // a top-level field: half of all
 		} else {
-			var err error
-			if tg, err = resolve(ser, state, p, owner, &t.spare, t.whatIf != nil); err != nil {
+			if err := resolve(&tg, ser, state, p, owner, &t.spare, t.whatIf != nil); err != nil {
 				return i, err
 			}
 		}

@@ -338,37 +338,41 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("field path %s: %s", e.Path, e.Msg) }
 
-// resolve walks serializer and state together along p.
+// resolve walks serializer and state together along p, into *tg (written
+// in place: a returned target is copied through the stack, a stall per field).
 // node must be writable by owner; new nodes come from sp. With strict (what-if decodes) an element
 // at or past its variable array's length is refused: Valve sends a longer
 // length before the new elements, so such a path was read from the wrong
 // bits.
-func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32, sp *spares, strict bool) (target, error) {
+func resolve(tg *target, ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32, sp *spares, strict bool) error {
 	for i := 0; ; i++ {
 		hot := ser.Hot()
 		idx := p.Idx[i]
 		if int(idx) >= len(hot) {
-			return target{}, &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields)), nil}
+			return &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields)), nil}
 		}
 		h := &hot[idx]
 		switch h.Model {
 		case schema.Simple:
 			if i != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
-			return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
+			*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
+			return nil
 		case schema.FixedArray:
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			k := p.Idx[i+1]
 			if k >= h.Count {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("element %d of %s[%d]", k, ser.Fields[idx].Name, h.Count), ser.Fields[idx]}
 			}
-			return target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner, sp), slot: k, bound: min(h.Count, DenseSlots)}, nil
+			*tg = target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner, sp), slot: k, bound: min(h.Count, DenseSlots)}
+			return nil
 		case schema.FixedTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
+				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
+				return nil
 			}
 			next := h.Sub
 			if h.Poly {
@@ -377,39 +381,42 @@ func resolve(ser *schema.Serializer, node *Node, p *fieldpath.Path, owner uint32
 			ser, node = next, node.kid(idx, len(next.Fields), owner, sp)
 		case schema.VariableArray:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
+				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
+				return nil
 			}
 			if i+1 != p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
 			}
 			if strict {
 				if err := pastLength(node, idx, k, p); err != nil {
-					return target{}, err
+					return err
 				}
 			}
 			size := 8 // room for a short array's elements in place
 			if k >= DenseSlots {
 				size = 0 // an element kept on its own: no room needed
 			}
-			return target{dec: h.Elem, node: node.kid(idx, size, owner, sp), slot: k, bound: min(MaxArrayLen, DenseSlots)}, nil
+			*tg = target{dec: h.Elem, node: node.kid(idx, size, owner, sp), slot: k, bound: min(MaxArrayLen, DenseSlots)}
+			return nil
 		case schema.VariableTable:
 			if i == p.Last {
-				return target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}, nil
+				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
+				return nil
 			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
-				return target{}, &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
 			}
 			if i+1 == p.Last {
-				return target{}, &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name), ser.Fields[idx]}
+				return &PathError{*p, fmt.Sprintf("ends at an element of %s without naming its field", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
 			if strict {
 				if err := pastLength(node, idx, k, p); err != nil {
-					return target{}, err
+					return err
 				}
 			}
 			// The elements' node holds only nodes below it, no values.
