@@ -14,7 +14,7 @@ import (
 func printParsers(w io.Writer, path string, rs []forecast.Result, all bool) {
 	for _, r := range rs {
 		if r.Reads != forecast.Right || all {
-			fmt.Fprintf(w, "%s: parsers: %s%s\n", path, r.Sentence(), fixText(r.Fix))
+			fmt.Fprintf(w, "%s: parsers: %s%s%s\n", path, r.Sentence(), fixText(r.Fix), unfixedText(r))
 		}
 	}
 }
@@ -36,4 +36,15 @@ func fixText(fs []parsers.Fix) string {
 		i = j
 	}
 	return "; fix: " + strings.Join(parts, "; ")
+}
+
+// unfixedText names what no fix line mends, grouped by why:
+// "; no table line fixes m_iClip1, m_iClip2 (its tables go by type, none
+// by field name: a rule for the name goes in its code)".
+func unfixedText(r forecast.Result) string {
+	var b strings.Builder
+	for _, g := range r.UnfixedGroups() {
+		fmt.Fprintf(&b, "; no table line fixes %s (%s)", strings.Join(g.Names, ", "), g.Why)
+	}
+	return b.String()
 }

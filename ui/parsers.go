@@ -62,6 +62,9 @@ func (m *Model) parsersFileSection() views.InspectorSection {
 			}
 			sec.Lines = append(sec.Lines, views.InspectorLine{Label: "", Text: f.Entry, Style: views.LineMath})
 		}
+		for _, g := range r.UnfixedGroups() {
+			sec.Lines = append(sec.Lines, views.InspectorLine{Label: "", Text: "no table line fixes " + strings.Join(g.Names, ", ") + " (" + g.Why + ")", Style: views.LineDim})
+		}
 	}
 	return sec
 }

@@ -14,6 +14,7 @@ package forecast
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +44,19 @@ type Result struct {
 	Values  []TypeValues  `json:"values,omitempty"` // the types whose values differ
 	First   *First        `json:"first,omitempty"`  // the first read whose bits differ
 	Fix     []parsers.Fix `json:"fix,omitempty"`
+	// Unfixed are the types and fields the parser reads otherwise that no
+	// line of its tables fixes (a value sent plus one, to a parser whose
+	// tables go by type alone): without them the fix lines would read as
+	// the whole mend.
+	Unfixed []Unfixed `json:"unfixed,omitempty"`
+}
+
+// Unfixed is a type or field no line of a parser's tables makes it read
+// as the game writes it, and why.
+type Unfixed struct {
+	Name  string `json:"name"`
+	Field bool   `json:"field,omitempty"` // a field by its name, not a type
+	Why   string `json:"why"`
 }
 
 // TypeValues is one type a parser reads with the right bits and other
@@ -296,7 +310,9 @@ func (res *Result) atBreak(m *parsers.Model, brk *Break) {
 		f.Theirs, f.Ours = theirsText(m, theirs), brk.Kind.String()
 		res.Reads, res.First = Misaligns, &f
 	}
-	if fx, ok := m.FixFor(brk.Type, brk.Kind); ok && !hasEntry(res.Fix, fx.Entry) {
+	fx, ok := m.FixFor(brk.Type, brk.Kind)
+	switch {
+	case ok && !hasEntry(res.Fix, fx.Entry):
 		res.Fix = append(res.Fix, fx)
 		sort.SliceStable(res.Fix, func(i, j int) bool {
 			if res.Fix[i].Symbol != res.Fix[j].Symbol {
@@ -304,7 +320,40 @@ func (res *Result) atBreak(m *parsers.Model, brk *Break) {
 			}
 			return res.Fix[i].Entry < res.Fix[j].Entry
 		})
+	case !ok:
+		res.noFix(m, brk.Type, false, brk.Kind)
 	}
+}
+
+// UnfixedGroup is the names no table line fixes for one reason.
+type UnfixedGroup struct {
+	Why   string
+	Names []string
+}
+
+// UnfixedGroups is Unfixed grouped by reason, in the order each reason
+// first comes.
+func (r Result) UnfixedGroups() []UnfixedGroup {
+	var gs []UnfixedGroup
+	for _, u := range r.Unfixed {
+		i := slices.IndexFunc(gs, func(g UnfixedGroup) bool { return g.Why == u.Why })
+		if i < 0 {
+			gs = append(gs, UnfixedGroup{Why: u.Why})
+			i = len(gs) - 1
+		}
+		gs[i].Names = append(gs[i].Names, u.Name)
+	}
+	return gs
+}
+
+// noFix notes that no line of m's tables fixes name (once).
+func (res *Result) noFix(m *parsers.Model, name string, field bool, k parsers.Kind) {
+	for _, u := range res.Unfixed {
+		if u.Name == name && u.Field == field {
+			return
+		}
+	}
+	res.Unfixed = append(res.Unfixed, Unfixed{Name: name, Field: field, Why: m.NoFixWhy(name, field, k)})
 }
 
 func hasEntry(fs []parsers.Fix, entry string) bool {
@@ -423,6 +472,8 @@ func one(m *parsers.Model, r *replay.Replay, data []byte, a schema.Aliases, trut
 		}
 		if fx, ok := fix(k.name, fixes[k]); ok {
 			res.Fix = append(res.Fix, fx)
+		} else {
+			res.noFix(m, k.name, k.field, fixes[k])
 		}
 	}
 	sort.SliceStable(res.Fix, func(i, j int) bool { return res.Fix[i].Symbol < res.Fix[j].Symbol })

@@ -81,6 +81,34 @@ func TestDemoinfocsOnStockCS2(t *testing.T) {
 	}
 }
 
+// A value the game sends plus one (m_iClip1 and m_iClip2 on 14065) is
+// mended by a line of demoinfocs-golang's table by field name; Clarity has
+// no such table, so its forecast names the fields no line fixes, and why,
+// beside the lines that fix its types, while demoinfocs-golang's names
+// none.
+func TestUnfixedFieldsNamed(t *testing.T) {
+	dir := testreplays.Require(t)
+	data := readFile(t, filepath.Join(dir, "cs2", "14065.dem"))
+	clarity := forecastOf(t, data, "clarity")
+	var names []string
+	for _, u := range clarity.Unfixed {
+		if !u.Field || !strings.Contains(u.Why, "none by field name") {
+			t.Errorf("clarity: unfixed %+v, want a field, no table by name", u)
+		}
+		names = append(names, u.Name)
+	}
+	if strings.Join(names, " ") != "m_iClip1 m_iClip2" || !hasFix(clarity, `DECODERS.put("GameTick_t", new IntVarSignedDecoder());`) {
+		t.Errorf("clarity: unfixed %v, fix %+v", names, clarity.Fix)
+	}
+	if g := clarity.UnfixedGroups(); len(g) != 1 || len(g[0].Names) != 2 {
+		t.Errorf("clarity: groups %+v", g)
+	}
+	dig := forecastOf(t, data, "demoinfocs-golang")
+	if len(dig.Unfixed) != 0 || !hasFix(dig, `"m_iClip2": ammoDecoder,`) {
+		t.Errorf("demoinfocs-golang: unfixed %+v, fix %+v", dig.Unfixed, dig.Fix)
+	}
+}
+
 // A renamed type: Manta reads the renamed int32 doubled, a renamed bool
 // misaligns at its first read, a renamed uint32 as before; the fix names
 // the new type in Manta's idiom.

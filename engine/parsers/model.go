@@ -178,6 +178,29 @@ func (m *Model) FixForField(field string, k Kind) (Fix, bool) {
 	return Fix{File: m.File, Symbol: m.NameTable, Entry: m.entry(field, e)}, true
 }
 
+// NoFixWhy says why no line of the parser's tables makes it read the type
+// (or, with field, the field) name as kind k: what FixFor and FixForField
+// found missing. It is "" when one does.
+func (m *Model) NoFixWhy(name string, field bool, k Kind) string {
+	fix := m.FixFor
+	if field {
+		fix = m.FixForField
+	}
+	if _, ok := fix(name, k); ok {
+		return ""
+	}
+	e, ok := m.symbols[k]
+	switch {
+	case field && m.NameTable == "":
+		return "its tables go by type, none by field name: a rule for the name goes in its code"
+	case !ok:
+		return "no decoder of its reads it as " + k.String()
+	case field && e.Factory:
+		return "its decoder for " + k.String() + " is a factory, which its table by field name does not take"
+	}
+	return "dembug models no entry of its tables for it"
+}
+
 var models []*Model
 
 func register(m *Model) *Model {

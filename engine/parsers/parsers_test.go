@@ -231,3 +231,42 @@ func TestEntryIdioms(t *testing.T) {
 		}
 	}
 }
+
+// NoFixWhy says why no table line mends a read, and nothing where one
+// does: a parser whose tables go by type is asked of a field, a kind no
+// decoder of it reads, and a kind it has a line for.
+func TestNoFixWhy(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		field bool
+		kind  Kind
+		want  string // "" when a line fixes it
+	}{
+		{"clarity", true, MinusOne, "none by field name"},
+		{"haste", true, MinusOne, "none by field name"},
+		{"demoinfocs-golang", true, MinusOne, ""},
+		{"demoinfocs-golang", false, Signed, ""},
+		{"clarity", false, Signed, ""},
+	} {
+		m := ByID(c.model)
+		if m == nil {
+			t.Fatalf("no model %q", c.model)
+		}
+		got := m.NoFixWhy("X", c.field, c.kind)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s NoFixWhy(X, field %v, %v) = %q, want %q", c.model, c.field, c.kind, got, c.want)
+		}
+	}
+	// A kind no decoder of the model reads: found, not assumed.
+	for _, m := range All() {
+		for k := Kind(1); k < kindCount; k++ {
+			if _, ok := m.symbols[k]; !ok && m.entry != nil {
+				if got := m.NoFixWhy("X", false, k); !strings.Contains(got, "no decoder of its reads it as "+k.String()) {
+					t.Errorf("%s NoFixWhy(X, %v) = %q", m.ID, k, got)
+				}
+				return
+			}
+		}
+	}
+	t.Error("every model reads every kind: the no-decoder reason went untested")
+}
