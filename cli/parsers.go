@@ -20,7 +20,7 @@ func printParsers(w io.Writer, path string, rs []forecast.Result, all bool) {
 }
 
 // fixText is a forecast's fix lines, grouped by file and table:
-// "; fix: in field_decoder.go, fieldTypeDecoders gains "A": signedDecoder,".
+// "; fix: fieldTypeDecoders in field_decoder.go gains "A": signedDecoder,".
 func fixText(fs []parsers.Fix) string {
 	if len(fs) == 0 {
 		return ""
