@@ -78,7 +78,7 @@ type Serializer struct {
 	id   int32                 // index in the parsed schema's Serializers
 	hot  atomic.Pointer[[]Hot] // see Hot
 	hots []Hot                 // what hot points to when built under src.mu
-	poly uint8                 // HasPolymorphic cache: 0 unknown, 1 no, 2 yes
+	poly atomic.Uint32         // HasPolymorphic's answer: 0 not yet asked, polyNo, polyYes
 
 	// src reads Fields on first use for a schema ParseLazy built (nil
 	// otherwise); loaded says it has (lazy.go).
@@ -137,25 +137,57 @@ func (s *Serializer) fillHot(h []Hot) {
 }
 
 // HasPolymorphic reports whether a polymorphic pointer is reachable from s,
-// so that names below it depend on entity state.
-func (s *Serializer) HasPolymorphic() bool { return s.reachesPoly(0) }
-
-// reachesPoly caches its answer in every serializer it visits, so that a
-// schema whose serializers share nested ones is walked once, not once per
-// path through it. A serializer being visited counts as "no" for the cycle
-// back to it.
-func (s *Serializer) reachesPoly(depth int) bool {
-	if s.poly != 0 {
-		return s.poly == 2
-	}
-	if depth > maxNesting {
+// so that names below it depend on entity state. The answer is kept in s
+// once found; decoders on several goroutines (a keyframe's resumes) may
+// find it at once, and store the same.
+func (s *Serializer) HasPolymorphic() bool {
+	switch s.poly.Load() {
+	case polyYes:
+		return true
+	case polyNo:
 		return false
 	}
-	s.poly = 1
-	for _, f := range s.Fields {
-		if len(f.Polymorphic) > 0 || (f.Serializer != nil && f.Serializer.reachesPoly(depth+1)) {
-			s.poly = 2
-			return true
+	yes := s.reachesPoly()
+	if yes {
+		s.poly.Store(polyYes)
+	} else {
+		s.poly.Store(polyNo)
+	}
+	return yes
+}
+
+const (
+	polyNo  = 1
+	polyYes = 2
+)
+
+// reachesPoly walks every serializer reachable from s, each once (a crafted
+// schema may nest in a cycle), for a polymorphic field, taking a known
+// answer where a serializer has one. Only the answer for s is kept: a
+// serializer's "no" found partway through a cycle could be wrong, and a
+// walk's marks in shared serializers would race.
+func (s *Serializer) reachesPoly() bool {
+	seen := map[*Serializer]bool{s: true}
+	stack := []*Serializer{s}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, f := range t.Fields {
+			if len(f.Polymorphic) > 0 {
+				return true
+			}
+			n := f.Serializer
+			if n == nil || seen[n] {
+				continue
+			}
+			switch n.poly.Load() {
+			case polyYes:
+				return true
+			case polyNo:
+				continue // its whole reach holds none
+			}
+			seen[n] = true
+			stack = append(stack, n)
 		}
 	}
 	return false
