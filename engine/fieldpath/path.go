@@ -2,6 +2,7 @@ package fieldpath
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"github.com/dembug/dembug/engine/bitio"
@@ -117,12 +118,16 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 		if inline && p.Last+1 >= MaxDepth && op >= PushOneLeftDeltaZeroRightZero && op <= PushOneLeftDeltaNRightNonZeroPack8Bits {
 			inline = false // apply reports the depth error
 		}
-		n := uint(0) // operand bits the inline ops take from w
+		n := uint(0)   // operand bits the inline ops take from w
+		run := uint(0) // PlusOne codes right after this PlusOne, in w
 		if inline {
 			switch op {
 			case Finish:
 			case PlusOne:
 				p.Idx[p.Last]++
+				// PlusOne's code is the one bit 0, so the zeros that follow
+				// in w (at least 56 bits of data) are more of them.
+				run = uint(bits.TrailingZeros64(w | 1<<56))
 			case PlusTwo:
 				p.Idx[p.Last] += 2
 			case PlusThree:
@@ -213,6 +218,24 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 		}
 		if len(paths) > MaxPaths {
 			return paths, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+		}
+		// The run of PlusOne: a path a bit, checked as above, without the
+		// lookup and switch (up to the data's end; past it the loop above
+		// reads the op and reports the over-read as before).
+		for ; run > 0 && r.Remaining() > 0; run-- {
+			start = r.Pos()
+			r.Skip(1)
+			p.Idx[p.Last]++
+			if p.Idx[p.Last] < 0 {
+				return paths, &Error{Bit: start, Op: PlusOne, Path: p, Msg: errNegative}
+			}
+			paths = append(paths, p)
+			if rec != nil {
+				*rec = append(*rec, OpRecord{Op: PlusOne, Start: start, Bits: 1})
+			}
+			if len(paths) > MaxPaths {
+				return paths, &Error{Bit: start, Op: PlusOne, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package fieldpath
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/dembug/dembug/engine/bitio"
@@ -58,6 +59,10 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 
+		// The inline ops and PlusOne's runs read what one op at a time
+		// reads.
+		sameAsOneByOne(t, data, paths, rec, err)
+
 		// The same read without recording gives the same result.
 		r2 := bitio.NewReader(data)
 		paths2, err2 := Read(r2, nil, nil)
@@ -102,6 +107,104 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readOneByOne is Read as the ops define it, one code and one op at a
+// time (readOp and apply), with none of Read's inline ops or runs: the
+// reference its fast paths are held to.
+func readOneByOne(r *bitio.Reader) ([]Path, []OpRecord, error) {
+	var paths []Path
+	var rec []OpRecord
+	p := Path{}
+	p.Idx[0] = -1
+	for {
+		start := r.Pos()
+		op := readOp(r)
+		if op == Finish {
+			rec = append(rec, OpRecord{Op: Finish, Start: start, Bits: r.Pos() - start})
+			return paths, rec, r.Err()
+		}
+		if msg := apply(r, &p, op); msg != "" {
+			if r.Overflowed() {
+				return paths, rec, r.Err()
+			}
+			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: msg}
+		}
+		if r.Overflowed() {
+			return paths, rec, r.Err()
+		}
+		paths = append(paths, p)
+		rec = append(rec, OpRecord{Op: op, Start: start, Bits: r.Pos() - start})
+		if len(paths) > MaxPaths {
+			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+		}
+	}
+}
+
+// sameAsOneByOne fails t unless Read's paths, op records and error on
+// data are the reference's: the same paths and records, both without
+// error or both with one, a located error the same.
+func sameAsOneByOne(t *testing.T, data []byte, paths []Path, rec []OpRecord, err error) {
+	t.Helper()
+	want, wantRec, wantErr := readOneByOne(bitio.NewReader(data))
+	if len(paths) != len(want) || (err == nil) != (wantErr == nil) {
+		t.Fatalf("%d paths (err %v), one op at a time %d (err %v)", len(paths), err, len(want), wantErr)
+	}
+	for i := range paths {
+		if paths[i] != want[i] {
+			t.Fatalf("path %d: %s, one op at a time %s", i, paths[i], want[i])
+		}
+	}
+	var fe, we *Error
+	if errors.As(err, &fe) != errors.As(wantErr, &we) || fe != nil && *fe != *we {
+		t.Fatalf("error %v, one op at a time %v", err, wantErr)
+	}
+	if wantErr != nil {
+		return // an over-read's records may end at another operand
+	}
+	if len(rec) != len(wantRec) {
+		t.Fatalf("%d op records, one op at a time %d", len(rec), len(wantRec))
+	}
+	for i := range rec {
+		if rec[i] != wantRec[i] {
+			t.Fatalf("op record %d: %+v, one op at a time %+v", i, rec[i], wantRec[i])
+		}
+	}
+}
+
+// Runs of PlusOne (its code is the bit 0) longer than a window, after a
+// push, ending at the data's end, and at the MaxPaths bound, read as one
+// op at a time reads them.
+func TestPlusOneRuns(t *testing.T) {
+	written := func(paths []Path) []byte {
+		var w bitio.Writer
+		if err := Write(&w, paths); err != nil {
+			t.Fatal(err)
+		}
+		return w.Bytes()
+	}
+	var flat, nested []Path
+	for i := int32(0); i < 300; i++ {
+		flat = append(flat, mk(i))
+		nested = append(nested, mk(3, i))
+	}
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		wantErr bool
+	}{
+		{"300 in a row, across windows, then finish", written(flat), false},
+		{"a run below a push", written(append([]Path{mk(3)}, nested...)), false},
+		{"zeros to the end: an over-read", make([]byte, 40), true},
+		{"a run past MaxPaths", make([]byte, MaxPaths/8+64), true},
+	} {
+		var rec []OpRecord
+		paths, err := Read(bitio.NewReader(c.data), nil, &rec)
+		if len(paths) < 100 || (err != nil) != c.wantErr {
+			t.Errorf("%s: %d paths, %v", c.name, len(paths), err)
+		}
+		t.Run(c.name, func(t *testing.T) { sameAsOneByOne(t, c.data, paths, rec, err) })
+	}
 }
 
 func mk(idx ...int32) Path {
