@@ -9,31 +9,34 @@ import (
 	"pgregory.net/rapid"
 )
 
-// readGeneral is Read without its inline ops: every op through readOp and
-// apply.
-// It is the reference the fast path must agree with bit for bit.
-func readGeneral(r *bitio.Reader) ([]Path, error) {
+// readOneByOne is Read as the ops define it, one code and one op at a
+// time (readOp and apply), with none of Read's inline ops or runs: the
+// reference its fast paths are held to.
+func readOneByOne(r *bitio.Reader) ([]Path, []OpRecord, error) {
 	var paths []Path
+	var rec []OpRecord
 	p := Path{}
 	p.Idx[0] = -1
 	for {
 		start := r.Pos()
 		op := readOp(r)
 		if op == Finish {
-			return paths, r.Err()
+			rec = append(rec, OpRecord{Op: Finish, Start: start, Bits: r.Pos() - start})
+			return paths, rec, r.Err()
 		}
 		if msg := apply(r, &p, op); msg != "" {
 			if r.Overflowed() {
-				return paths, r.Err() // as Read: an op read from past the end is an over-read
+				return paths, rec, r.Err()
 			}
-			return paths, &Error{Bit: start, Op: op, Path: p, Msg: msg}
+			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: msg}
 		}
 		if r.Overflowed() {
-			return paths, r.Err()
+			return paths, rec, r.Err()
 		}
 		paths = append(paths, p)
+		rec = append(rec, OpRecord{Op: op, Start: start, Bits: r.Pos() - start})
 		if len(paths) > MaxPaths {
-			return paths, fmt.Errorf("too many")
+			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
 		}
 	}
 }
@@ -62,7 +65,7 @@ func TestInlineOpsAgreeWithApply(t *testing.T) {
 		data := w.Bytes()
 		fast, slow := bitio.NewReader(data), bitio.NewReader(data)
 		got, gotErr := Read(fast, nil, nil)
-		want, wantErr := readGeneral(slow)
+		want, _, wantErr := readOneByOne(slow)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) && !(gotErr != nil && wantErr != nil && len(want) > MaxPaths) {
 			t.Fatalf("error %v, general reading says %v", gotErr, wantErr)
 		}

@@ -2,7 +2,6 @@ package fieldpath
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/dembug/dembug/engine/bitio"
@@ -107,38 +106,6 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
-}
-
-// readOneByOne is Read as the ops define it, one code and one op at a
-// time (readOp and apply), with none of Read's inline ops or runs: the
-// reference its fast paths are held to.
-func readOneByOne(r *bitio.Reader) ([]Path, []OpRecord, error) {
-	var paths []Path
-	var rec []OpRecord
-	p := Path{}
-	p.Idx[0] = -1
-	for {
-		start := r.Pos()
-		op := readOp(r)
-		if op == Finish {
-			rec = append(rec, OpRecord{Op: Finish, Start: start, Bits: r.Pos() - start})
-			return paths, rec, r.Err()
-		}
-		if msg := apply(r, &p, op); msg != "" {
-			if r.Overflowed() {
-				return paths, rec, r.Err()
-			}
-			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: msg}
-		}
-		if r.Overflowed() {
-			return paths, rec, r.Err()
-		}
-		paths = append(paths, p)
-		rec = append(rec, OpRecord{Op: op, Start: start, Bits: r.Pos() - start})
-		if len(paths) > MaxPaths {
-			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
-		}
-	}
 }
 
 // sameAsOneByOne fails t unless Read's paths, op records and error on
