@@ -137,22 +137,9 @@ func (s *Serializer) fillHot(h []Hot) {
 }
 
 // HasPolymorphic reports whether a polymorphic pointer is reachable from s,
-// so that names below it depend on entity state. The answer is kept in s
-// once found; decoders on several goroutines (a keyframe's resumes) may
-// find it at once, and store the same.
+// so that names below it depend on entity state.
 func (s *Serializer) HasPolymorphic() bool {
-	switch s.poly.Load() {
-	case polyYes:
-		return true
-	case polyNo:
-		return false
-	}
-	yes := s.reachesPoly()
-	if yes {
-		s.poly.Store(polyYes)
-	} else {
-		s.poly.Store(polyNo)
-	}
+	yes, _ := s.reachesPoly(0)
 	return yes
 }
 
@@ -161,36 +148,41 @@ const (
 	polyYes = 2
 )
 
-// reachesPoly walks every serializer reachable from s, each once (a crafted
-// schema may nest in a cycle), for a polymorphic field, taking a known
-// answer where a serializer has one. Only the answer for s is kept: a
-// serializer's "no" found partway through a cycle could be wrong, and a
-// walk's marks in shared serializers would race.
-func (s *Serializer) reachesPoly() bool {
-	seen := map[*Serializer]bool{s: true}
-	stack := []*Serializer{s}
-	for len(stack) > 0 {
-		t := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, f := range t.Fields {
-			if len(f.Polymorphic) > 0 {
-				return true
+// reachesPoly answers for s, and keeps the answer in s when it is whole: a
+// polymorphic field found, or every serializer below looked at, so that a
+// schema whose serializers share nested ones is walked once. A walk cut at
+// maxNesting (a cycle, which only a hand-built schema has: Parse refuses
+// them) keeps no "no". Only whole answers are stored, and atomically:
+// decoders on several goroutines (a keyframe's resumes) may walk at once.
+func (s *Serializer) reachesPoly(depth int) (yes, whole bool) {
+	switch s.poly.Load() {
+	case polyYes:
+		return true, true
+	case polyNo:
+		return false, true
+	}
+	if depth > maxNesting {
+		return false, false
+	}
+	whole = true
+	for _, f := range s.Fields {
+		if len(f.Polymorphic) > 0 {
+			s.poly.Store(polyYes)
+			return true, true
+		}
+		if f.Serializer != nil {
+			y, w := f.Serializer.reachesPoly(depth + 1)
+			if y {
+				s.poly.Store(polyYes)
+				return true, true
 			}
-			n := f.Serializer
-			if n == nil || seen[n] {
-				continue
-			}
-			switch n.poly.Load() {
-			case polyYes:
-				return true
-			case polyNo:
-				continue // its whole reach holds none
-			}
-			seen[n] = true
-			stack = append(stack, n)
+			whole = whole && w
 		}
 	}
-	return false
+	if whole {
+		s.poly.Store(polyNo)
+	}
+	return false, whole
 }
 
 // Nested is the serializer a table field leads into, given the field's own

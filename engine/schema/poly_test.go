@@ -29,6 +29,22 @@ func TestPolymorphicThroughACycle(t *testing.T) {
 	}
 }
 
+// The same when the polymorphic field lies past a cycle (A nests itself
+// and X, X nests P, P holds the pointer): the walk is cut inside the
+// cycle with X and P still ahead of it, and must not keep "no" for what it
+// left half seen.
+func TestPolymorphicPastACycle(t *testing.T) {
+	a, x, p, alt := &Serializer{Name: "A"}, &Serializer{Name: "X"}, &Serializer{Name: "P"}, &Serializer{Name: "Alt"}
+	a.Fields = []*Field{{Name: "self", Serializer: a}, {Name: "toX", Serializer: x}}
+	x.Fields = []*Field{{Name: "toP", Serializer: p}}
+	p.Fields = []*Field{{Name: "ptr", Serializer: alt, Polymorphic: []*Serializer{alt, alt}}}
+	for _, s := range []*Serializer{a, x, p} {
+		if !s.HasPolymorphic() {
+			t.Errorf("%s reaches P's polymorphic field", s.Name)
+		}
+	}
+}
+
 // Decoders on several goroutines ask the same fresh serializers at once
 // (the debugger resumes a keyframe on several): under -race this is where
 // the old walk's marks raced, and a goroutine could read another's
