@@ -36,7 +36,7 @@ func readOneByOne(r *bitio.Reader) ([]Path, []OpRecord, error) {
 		paths = append(paths, p)
 		rec = append(rec, OpRecord{Op: op, Start: start, Bits: r.Pos() - start})
 		if len(paths) > MaxPaths {
-			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+			return paths, rec, &Error{Bit: start, Op: op, Path: p, Msg: errTooMany}
 		}
 	}
 }

@@ -217,7 +217,7 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 			*rec = append(*rec, OpRecord{Op: op, Start: start, Bits: r.Pos() - start})
 		}
 		if len(paths) > MaxPaths {
-			return paths, &Error{Bit: start, Op: op, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+			return paths, &Error{Bit: start, Op: op, Path: p, Msg: errTooMany}
 		}
 		// The run of PlusOne: a path a bit, checked as above, without the
 		// lookup and switch (up to the data's end; past it the loop above
@@ -234,7 +234,7 @@ func Read(r *bitio.Reader, paths []Path, rec *[]OpRecord) ([]Path, error) {
 				*rec = append(*rec, OpRecord{Op: PlusOne, Start: start, Bits: 1})
 			}
 			if len(paths) > MaxPaths {
-				return paths, &Error{Bit: start, Op: PlusOne, Path: p, Msg: fmt.Sprintf("more than %d paths in one update", MaxPaths)}
+				return paths, &Error{Bit: start, Op: PlusOne, Path: p, Msg: errTooMany}
 			}
 		}
 	}
@@ -278,6 +278,9 @@ func nonTopo(r *bitio.Reader, p *Path, pack4 bool) {
 		}
 	}
 }
+
+// errTooMany is what Read says past MaxPaths paths.
+var errTooMany = fmt.Sprintf("more than %d paths in one update", MaxPaths)
 
 const (
 	errDepth    = "path deeper than the maximum"
