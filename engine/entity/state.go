@@ -352,13 +352,15 @@ func resolve(tg *target, ser *schema.Serializer, node *Node, p *fieldpath.Path, 
 			return &PathError{*p, fmt.Sprintf("index %d at depth %d is outside %s (%d fields)", idx, i, ser.Name, len(ser.Fields)), nil}
 		}
 		h := &hot[idx]
-		switch h.Model {
-		case schema.Simple:
-			if i != p.Last {
-				return &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
-			}
+		if i == p.Last && h.Model != schema.FixedArray {
+			// The field itself: a simple one, or a table's or variable
+			// array's own value (a pointer's presence, an array's length).
 			*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
 			return nil
+		}
+		switch h.Model {
+		case schema.Simple:
+			return &PathError{*p, fmt.Sprintf("continues below simple field %s", ser.Fields[idx].Name), ser.Fields[idx]}
 		case schema.FixedArray:
 			if i+1 != p.Last {
 				return &PathError{*p, fmt.Sprintf("fixed array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
@@ -370,20 +372,12 @@ func resolve(tg *target, ser *schema.Serializer, node *Node, p *fieldpath.Path, 
 			*tg = target{dec: h.Dec, node: node.kid(idx, int(h.Count), owner, sp), slot: k, bound: min(h.Count, DenseSlots)}
 			return nil
 		case schema.FixedTable:
-			if i == p.Last {
-				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
-				return nil
-			}
 			next := h.Sub
 			if h.Poly {
 				next = ser.Fields[idx].Nested(node.Get(int(idx)))
 			}
 			ser, node = next, node.kid(idx, len(next.Fields), owner, sp)
 		case schema.VariableArray:
-			if i == p.Last {
-				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
-				return nil
-			}
 			if i+1 != p.Last {
 				return &PathError{*p, fmt.Sprintf("variable array %s needs exactly one element index", ser.Fields[idx].Name), ser.Fields[idx]}
 			}
@@ -403,10 +397,6 @@ func resolve(tg *target, ser *schema.Serializer, node *Node, p *fieldpath.Path, 
 			*tg = target{dec: h.Elem, node: node.kid(idx, size, owner, sp), slot: k, bound: min(MaxArrayLen, DenseSlots)}
 			return nil
 		case schema.VariableTable:
-			if i == p.Last {
-				*tg = target{dec: h.Dec, node: node, slot: idx, bound: int32(min(len(hot), DenseSlots))}
-				return nil
-			}
 			k := p.Idx[i+1]
 			if k >= MaxArrayLen {
 				return &PathError{*p, fmt.Sprintf("element %d of %s exceeds %d", k, ser.Fields[idx].Name, MaxArrayLen), ser.Fields[idx]}
